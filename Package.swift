@@ -1,0 +1,45 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "ReadingProgress",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .executable(name: "reading-progress", targets: ["reading-progress"]),
+        .library(name: "ProgressCore", targets: ["ProgressCore"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
+
+        .target(name: "ProgressCore", swiftSettings: strict),
+        .target(name: "ProgressStore", dependencies: ["CSQLite"], swiftSettings: strict),
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], swiftSettings: strict),
+        .target(
+            name: "ProgressService",
+            dependencies: ["ProgressCore", "ProgressStore", "HTTPServer"],
+            swiftSettings: strict),
+        .executableTarget(
+            name: "reading-progress",
+            dependencies: ["ProgressService", "ProgressStore", "HTTPServer"],
+            swiftSettings: strict),
+        .executableTarget(
+            name: "bench-ceiling", dependencies: ["CMicroHTTPD"], swiftSettings: strict),
+
+        .testTarget(name: "ProgressCoreTests", dependencies: ["ProgressCore"]),
+        .testTarget(name: "ProgressStoreTests", dependencies: ["ProgressStore"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "ProgressServiceTests", dependencies: ["ProgressService"]),
+        .testTarget(name: "EndToEndTests"),
+    ],
+    swiftLanguageModes: [.v6]
+)

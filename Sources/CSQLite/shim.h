@@ -1,0 +1,13 @@
+#ifndef CSQLITE_SHIM_H
+#define CSQLITE_SHIM_H
+#include <sqlite3.h>
+
+/// SQLITE_TRANSIENT is a cast of -1 to a function pointer, which Swift cannot import.
+static inline void csqlite_bind_text_transient(sqlite3_stmt *stmt, int index, const char *text, int bytes) {
+    sqlite3_bind_text(stmt, index, text, bytes, SQLITE_TRANSIENT);
+}
+
+static inline int csqlite_config_multithread(void) {
+    return sqlite3_config(SQLITE_CONFIG_MULTITHREAD);
+}
+#endif

@@ -1,0 +1,47 @@
+/// One validated event, reduced to what the statistics of SPEC §5 keep.
+///
+/// The service computes the figures (with ProgressCore) before it hands an event to a store,
+/// so a store never sees geometry, only the numbers it aggregates.
+public struct EventRecord: Sendable, Equatable {
+    /// Article id, arbitrary UTF-8 (1–256 bytes).
+    public var article: String
+    /// Opaque reader id (1–128 bytes).
+    public var reader: String
+    /// Event time in milliseconds since the Unix epoch (UTC); its UTC day is the day it counts on.
+    public var timeMs: Int64
+    /// `progress` of SPEC §3, 0…1.
+    public var progress: Double
+    /// `seenDepth` of SPEC §3, 0…1.
+    public var seenDepth: Double
+    /// Whether the scroll view could scroll at all (`S > 0`).
+    public var scrollable: Bool
+    /// Engaged time since this reader's previous event on this article, 0…86 400 000.
+    public var engagedMs: Int64
+    /// Client event id (1–64 bytes): a repeat within 24 hours is acknowledged and not counted.
+    public var eventID: String?
+
+    public init(
+        article: String, reader: String, timeMs: Int64, progress: Double, seenDepth: Double,
+        scrollable: Bool, engagedMs: Int64, eventID: String? = nil
+    ) {
+        self.article = article
+        self.reader = reader
+        self.timeMs = timeMs
+        self.progress = progress
+        self.seenDepth = seenDepth
+        self.scrollable = scrollable
+        self.engagedMs = engagedMs
+        self.eventID = eventID
+    }
+
+    /// Days since 1970-01-01 (UTC) of `timeMs`.
+    public var day: Int32 { Int32(timeMs.floorDivided(by: 86_400_000)) }
+}
+
+extension Int64 {
+    /// Division rounding toward negative infinity, so that times before 1970 land on the right day.
+    func floorDivided(by divisor: Int64) -> Int64 {
+        let (q, r) = quotientAndRemainder(dividingBy: divisor)
+        return r < 0 ? q - 1 : q
+    }
+}
