@@ -1,0 +1,1 @@
+print("reading-progress: not built yet")
