@@ -8,7 +8,7 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "ReadingProgress",
-    platforms: [.macOS(.v14), .iOS(.v17)],
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .executable(name: "reading-progress", targets: ["reading-progress"]),
         .library(name: "ProgressCore", targets: ["ProgressCore"]),

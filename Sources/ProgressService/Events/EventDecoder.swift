@@ -1,0 +1,196 @@
+import ProgressCore
+
+/// An event as a client sent it, checked field by field (SPEC §4) but not yet placed in time.
+struct DecodedEvent: Sendable {
+    var article: String
+    var reader: String
+    var geometry: ScrollGeometry
+    var engagedMs: Int64
+    /// Client time in ms since the epoch, when the client sent one.
+    var timeMs: Int64?
+    var id: String?
+}
+
+/// Turns a parsed JSON object into a `DecodedEvent`, naming the field at fault when it can't.
+///
+/// Optional fields given as `null` count as absent. Unknown fields are ignored.
+struct EventDecoder {
+    static let articleMaxBytes = 256
+    static let readerMaxBytes = 128
+    static let idMaxBytes = 64
+    static let engagedMsMax: Int64 = 86_400_000
+
+    /// `requireIdentity` is false for `/v1/progress`, where article and reader are optional.
+    var requireIdentity = true
+
+    func decode(_ value: JSONValue) throws(APIError) -> DecodedEvent {
+        guard case .object = value else {
+            throw .invalidEvent("an event must be a JSON object, not \(value.typeName)", field: nil)
+        }
+        let article = try identity(value, "article", maxBytes: Self.articleMaxBytes)
+        let reader = try identity(value, "reader", maxBytes: Self.readerMaxBytes)
+        let axis = try decodeAxis(value["axis"])
+        let geometry = ScrollGeometry(
+            axis: axis,
+            contentOffset: try point(value, "contentOffset"),
+            contentSize: try size(value, "contentSize"),
+            containerSize: try size(value, "containerSize"),
+            contentInsets: try insets(value["contentInsets"]),
+            region: try region(value["region"]),
+            step: try step(value["step"]),
+            indicator: try indicator(value["indicator"]))
+        do {
+            try geometry.validate()
+        } catch {
+            throw .invalidEvent(error.message, field: error.field)
+        }
+        let engagedMs = try integer(present(value["engagedMs"]), "engagedMs", in: 0...Self.engagedMsMax) ?? 0
+        let timeMs = try EventTime.parse(present(value["time"]))
+        let id = try optionalString(value["id"], "id", maxBytes: Self.idMaxBytes)
+        return DecodedEvent(
+            article: article ?? "", reader: reader ?? "", geometry: geometry, engagedMs: engagedMs,
+            timeMs: timeMs, id: id)
+    }
+
+    private func identity(_ object: JSONValue, _ field: String, maxBytes: Int) throws(APIError) -> String? {
+        guard requireIdentity else {
+            return try optionalString(object[field], field, maxBytes: maxBytes, ignoreType: true)
+        }
+        guard let value = present(object[field]) else {
+            throw .invalidEvent("\(field) is required", field: field)
+        }
+        return try checkedString(value, field, maxBytes: maxBytes)
+    }
+
+    private func optionalString(
+        _ value: JSONValue?, _ field: String, maxBytes: Int, ignoreType: Bool = false
+    ) throws(APIError) -> String? {
+        guard let value = present(value) else { return nil }
+        if ignoreType, case .string = value {} else if ignoreType { return nil }
+        return try checkedString(value, field, maxBytes: maxBytes)
+    }
+
+    private func checkedString(_ value: JSONValue, _ field: String, maxBytes: Int) throws(APIError) -> String {
+        guard case .string(let string) = value else {
+            throw .invalidEvent("\(field) must be a string, not \(value.typeName)", field: field)
+        }
+        let length = string.utf8.count
+        guard length >= 1 else { throw .invalidEvent("\(field) must not be empty", field: field) }
+        guard length <= maxBytes else {
+            throw .invalidEvent("\(field) is \(length) bytes; at most \(maxBytes) are allowed", field: field)
+        }
+        guard !string.unicodeScalars.contains(where: isControl) else {
+            throw .invalidEvent("\(field) must not contain control characters", field: field)
+        }
+        return string
+    }
+
+    private func decodeAxis(_ value: JSONValue?) throws(APIError) -> Axis {
+        guard let value = present(value) else { return .vertical }
+        guard case .string(let name) = value, let axis = Axis(rawValue: name) else {
+            throw .invalidEvent("axis must be \"vertical\" or \"horizontal\"", field: "axis")
+        }
+        return axis
+    }
+
+    private func point(_ object: JSONValue, _ field: String) throws(APIError) -> Point {
+        let value = try requiredObject(object, field)
+        return Point(x: try number(value, field, "x"), y: try number(value, field, "y"))
+    }
+
+    private func size(_ object: JSONValue, _ field: String) throws(APIError) -> Size {
+        let value = try requiredObject(object, field)
+        return Size(width: try number(value, field, "width"), height: try number(value, field, "height"))
+    }
+
+    private func insets(_ value: JSONValue?) throws(APIError) -> Insets {
+        guard let value = present(value) else { return .zero }
+        try requireObject(value, "contentInsets")
+        return Insets(
+            top: try optionalNumber(value, "contentInsets", "top") ?? 0,
+            leading: try optionalNumber(value, "contentInsets", "leading") ?? 0,
+            bottom: try optionalNumber(value, "contentInsets", "bottom") ?? 0,
+            trailing: try optionalNumber(value, "contentInsets", "trailing") ?? 0)
+    }
+
+    private func region(_ value: JSONValue?) throws(APIError) -> Region? {
+        guard let value = present(value) else { return nil }
+        try requireObject(value, "region")
+        return Region(start: try number(value, "region", "start"), end: try number(value, "region", "end"))
+    }
+
+    private func step(_ value: JSONValue?) throws(APIError) -> Step? {
+        guard let value = present(value) else { return nil }
+        try requireObject(value, "step")
+        let index = try integer(value["index"], "step.index", in: Int64(Int32.min)...Int64(Int32.max))
+        let total = try integer(value["total"], "step.total", in: Int64(Int32.min)...Int64(Int32.max))
+        guard let index else { throw .invalidEvent("step.index is required", field: "step.index") }
+        guard let total else { throw .invalidEvent("step.total is required", field: "step.total") }
+        return Step(index: Int(index), total: Int(total))
+    }
+
+    private func indicator(_ value: JSONValue?) throws(APIError) -> Indicator? {
+        guard let value = present(value) else { return nil }
+        try requireObject(value, "indicator")
+        return Indicator(
+            trackLength: try number(value, "indicator", "trackLength"),
+            thumbLength: try number(value, "indicator", "thumbLength"))
+    }
+
+    private func requiredObject(_ object: JSONValue, _ field: String) throws(APIError) -> JSONValue {
+        guard let value = present(object[field]) else {
+            throw .invalidEvent("\(field) is required", field: field)
+        }
+        try requireObject(value, field)
+        return value
+    }
+
+    private func requireObject(_ value: JSONValue, _ field: String) throws(APIError) {
+        guard case .object = value else {
+            throw .invalidEvent("\(field) must be an object, not \(value.typeName)", field: field)
+        }
+    }
+
+    private func number(_ object: JSONValue, _ parent: String, _ member: String) throws(APIError) -> Double {
+        guard let number = try optionalNumber(object, parent, member) else {
+            throw .invalidEvent("\(parent).\(member) is required", field: "\(parent).\(member)")
+        }
+        return number
+    }
+
+    private func optionalNumber(_ object: JSONValue, _ parent: String, _ member: String) throws(APIError) -> Double? {
+        guard let value = present(object[member]) else { return nil }
+        guard case .number(let number, _) = value else {
+            throw .invalidEvent(
+                "\(parent).\(member) must be a number, not \(value.typeName)", field: "\(parent).\(member)")
+        }
+        return number
+    }
+
+    private func integer(_ value: JSONValue?, _ field: String, in range: ClosedRange<Int64>) throws(APIError) -> Int64? {
+        guard let value = present(value) else { return nil }
+        guard case .number(let number, _) = value else {
+            throw .invalidEvent("\(field) must be an integer, not \(value.typeName)", field: field)
+        }
+        guard number == number.rounded(), number.magnitude < 9.0e15 else {
+            throw .invalidEvent("\(field) must be a whole number", field: field)
+        }
+        let integer = Int64(number)
+        guard range.contains(integer) else {
+            throw .invalidEvent(
+                "\(field) must be between \(range.lowerBound) and \(range.upperBound)", field: field)
+        }
+        return integer
+    }
+}
+
+/// `nil` for a missing member and for an explicit `null`.
+func present(_ value: JSONValue?) -> JSONValue? {
+    if case .null = value { return nil }
+    return value
+}
+
+/// C0 and C1 control characters and DEL.
+func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+}

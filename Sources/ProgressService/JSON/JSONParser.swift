@@ -1,0 +1,216 @@
+/// A strict RFC 8259 parser for request bodies.
+///
+/// Stricter than Foundation on purpose: input that two parsers might read differently is an
+/// error rather than a guess — invalid UTF-8, lone surrogate escapes, duplicate keys, leading
+/// zeros, numbers that overflow a Double, trailing garbage. Nesting is bounded so that a
+/// hostile body cannot exhaust the stack.
+struct JSONParser: ~Copyable {
+    /// Deepest nesting accepted; an event needs 3.
+    static let maximumDepth = 64
+    /// Longest number text accepted; a Double never needs more than about 25 characters.
+    static let maximumNumberLength = 128
+
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+    private var depth = 0
+
+    private init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    /// Parses one whole document: exactly one value, with nothing but white space around it.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONValue {
+        var parser = JSONParser(bytes: bytes)
+        parser.skipWhitespace()
+        let value = try parser.parseValue()
+        parser.skipWhitespace()
+        guard parser.index == bytes.count else {
+            throw JSONSyntaxError("unexpected text after the JSON value", at: parser.index)
+        }
+        return value
+    }
+
+    static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+        let result = bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(JSONSyntaxError) -> JSONValue in try parse(buffer) }
+        }
+        return try result.get()
+    }
+
+    var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
+        guard let byte = current else { throw JSONSyntaxError("unexpected end of input", at: index) }
+        switch byte {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        default:
+            throw JSONSyntaxError("unexpected character '\(printable(byte))'", at: index)
+        }
+    }
+
+    private mutating func expectLiteral(_ literal: StaticString) throws(JSONSyntaxError) {
+        let start = index
+        let count = literal.utf8CodeUnitCount
+        guard bytes.count - index >= count else {
+            throw JSONSyntaxError("invalid literal", at: start)
+        }
+        for offset in 0..<count where bytes[index + offset] != literal.utf8Start[offset] {
+            throw JSONSyntaxError("invalid literal", at: start)
+        }
+        index += count
+    }
+
+    private mutating func enterContainer() throws(JSONSyntaxError) {
+        depth += 1
+        guard depth <= Self.maximumDepth else {
+            throw JSONSyntaxError("nesting deeper than \(Self.maximumDepth) levels", at: index)
+        }
+    }
+
+    private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
+        try enterContainer()
+        index += 1
+        var members: [(key: String, value: JSONValue)] = []
+        skipWhitespace()
+        if current == UInt8(ascii: "}") {
+            index += 1
+            depth -= 1
+            return .object(members)
+        }
+        while true {
+            skipWhitespace()
+            guard current == UInt8(ascii: "\"") else {
+                throw JSONSyntaxError("expected a string key", at: index)
+            }
+            let keyStart = index
+            let key = try parseString()
+            if members.contains(where: { $0.key == key }) {
+                throw JSONSyntaxError("duplicate key \"\(key)\"", at: keyStart)
+            }
+            skipWhitespace()
+            guard current == UInt8(ascii: ":") else {
+                throw JSONSyntaxError("expected ':' after a key", at: index)
+            }
+            index += 1
+            skipWhitespace()
+            members.append((key, try parseValue()))
+            skipWhitespace()
+            switch current {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"):
+                index += 1
+                depth -= 1
+                return .object(members)
+            default: throw JSONSyntaxError("expected ',' or '}' in an object", at: index)
+            }
+        }
+    }
+
+    private mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
+        try enterContainer()
+        index += 1
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if current == UInt8(ascii: "]") {
+            index += 1
+            depth -= 1
+            return .array(elements)
+        }
+        while true {
+            skipWhitespace()
+            elements.append(try parseValue())
+            skipWhitespace()
+            switch current {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "]"):
+                index += 1
+                depth -= 1
+                return .array(elements)
+            default: throw JSONSyntaxError("expected ',' or ']' in an array", at: index)
+            }
+        }
+    }
+
+    private mutating func parseNumber() throws(JSONSyntaxError) -> JSONValue {
+        let start = index
+        if current == UInt8(ascii: "-") { index += 1 }
+        guard let first = current, isDigit(first) else {
+            throw JSONSyntaxError("expected a digit", at: index)
+        }
+        if first == UInt8(ascii: "0") {
+            index += 1
+            if let next = current, isDigit(next) {
+                throw JSONSyntaxError("numbers may not have leading zeros", at: start)
+            }
+        } else {
+            skipDigits()
+        }
+        var isInteger = true
+        if current == UInt8(ascii: ".") {
+            isInteger = false
+            index += 1
+            guard let digit = current, isDigit(digit) else {
+                throw JSONSyntaxError("expected a digit after '.'", at: index)
+            }
+            skipDigits()
+        }
+        if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+            isInteger = false
+            index += 1
+            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
+            guard let digit = current, isDigit(digit) else {
+                throw JSONSyntaxError("expected a digit in the exponent", at: index)
+            }
+            skipDigits()
+        }
+        let length = index - start
+        guard length <= Self.maximumNumberLength else {
+            throw JSONSyntaxError("number longer than \(Self.maximumNumberLength) characters", at: start)
+        }
+        let text = UnsafeBufferPointer(rebasing: bytes[start..<index])
+        guard let value = Double(String(decoding: text, as: UTF8.self)), value.isFinite else {
+            throw JSONSyntaxError("number out of range", at: start)
+        }
+        return .number(value, isInteger: isInteger)
+    }
+
+    private mutating func skipDigits() {
+        while let byte = current, isDigit(byte) { index += 1 }
+    }
+
+    private func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+}
+
+/// Why a body is not JSON, with the byte offset where the parser gave up.
+struct JSONSyntaxError: Error, Sendable, Equatable {
+    var message: String
+    var offset: Int
+
+    init(_ message: String, at offset: Int) {
+        self.message = message
+        self.offset = offset
+    }
+
+    var description: String { "\(message) at byte \(offset)" }
+}
+
+func printable(_ byte: UInt8) -> String {
+    byte >= 0x20 && byte < 0x7F ? String(UnicodeScalar(byte)) : "\\u{\(String(byte, radix: 16))}"
+}

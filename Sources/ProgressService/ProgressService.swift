@@ -1,0 +1,120 @@
+public import HTTPServer
+public import ProgressStore
+import Dispatch
+
+/// The HTTP API of SPEC §2–§7: routes a request, renders its answer, and adds what every
+/// answer carries (CORS, content type), then counts and logs it.
+///
+/// Built once and then immutable, so the request path reads no mutable shared state beyond
+/// the store and the metrics.
+public final class ProgressService: HTTPResponder {
+    let configuration: ServiceConfiguration
+    let store: any ProgressStore
+    let metrics: Metrics
+    let log: RequestLog
+    let cors: CORSPolicy
+    let token: BearerToken?
+    /// Reads can take a while on large articles; they run here, off libmicrohttpd's threads.
+    let readQueue = DispatchQueue(label: "reading-progress.reads", attributes: .concurrent)
+    /// Milliseconds since the epoch; replaceable so tests can pin the clock.
+    let clock: @Sendable () -> Int64
+
+    public init(
+        configuration: ServiceConfiguration, store: any ProgressStore, metrics: Metrics = Metrics(),
+        log: RequestLog = RequestLog(enabled: false), clock: @escaping @Sendable () -> Int64 = wallClockMs
+    ) {
+        self.configuration = configuration
+        self.store = store
+        self.metrics = metrics
+        self.log = log
+        self.cors = CORSPolicy(allowedOrigins: configuration.allowedOrigins)
+        self.token = configuration.apiToken.map(BearerToken.init)
+        self.clock = clock
+    }
+
+    public func respond(to request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
+        let started = ContinuousClock.now
+        let route = Route(path: request.path)
+        let origin = request.header("Origin")
+        let finish: Completion = { [self] outcome in
+            let seconds = Self.seconds(since: started)
+            let label = route?.label ?? "unmatched"
+            metrics.recordRequest(route: label, method: request.method, status: outcome.status, seconds: seconds)
+            log.request(method: request.method, route: label, status: outcome.status, seconds: seconds, nowMs: clock())
+            reply(render(outcome, origin: origin))
+        }
+        guard let route else {
+            finish(.failure(.notFound(request.path)))
+            return
+        }
+        dispatch(request, to: route, finish)
+    }
+
+    public func bodyTooLarge(_ request: HTTPRequest) -> HTTPResponse {
+        let route = Route(path: request.path)
+        metrics.recordRequest(route: route?.label ?? "unmatched", method: request.method, status: 413, seconds: 0)
+        return render(.failure(.bodyTooLarge(limit: configuration.maxBodyBytes)), origin: request.header("Origin"))
+    }
+
+    private func dispatch(_ request: HTTPRequest, to route: Route, _ finish: @escaping Completion) {
+        if request.method == "OPTIONS", route.methods.contains("OPTIONS") {
+            finish(.success(preflight(request, route: route)))
+            return
+        }
+        guard route.methods.contains(request.method) else {
+            finish(.failure(.methodNotAllowed(route.methods)))
+            return
+        }
+        if route.needsToken, let token, !token.accepts(authorization: request.header("Authorization")) {
+            finish(.failure(.unauthorized))
+            return
+        }
+        switch route {
+        case .events: ingest(request, finish)
+        case .progress: finish(Result { () throws(APIError) in try progress(request) })
+        case .articles: readQueue.async { [self] in finish(Result { () throws(APIError) in try listing(request) }) }
+        case .stats(let rawArticle):
+            readQueue.async { [self] in
+                finish(Result { () throws(APIError) in try statistics(request, rawArticle: rawArticle) })
+            }
+        case .healthz: finish(.success(health()))
+        case .metrics: finish(.success(metricsText()))
+        }
+    }
+
+    private func preflight(_ request: HTTPRequest, route: Route) -> Reply {
+        .noContent(
+            headers: cors.preflightHeaders(
+                for: request.header("Origin"), methods: route.methods,
+                requestedHeaders: request.header("Access-Control-Request-Headers")))
+    }
+
+    /// HEAD answers carry the GET body too: libmicrohttpd drops it and keeps its Content-Length.
+    private func render(_ outcome: Result<Reply, APIError>, origin: String?) -> HTTPResponse {
+        var headers: [(name: String, value: String)]
+        let status: Int
+        let body: [UInt8]
+        let contentType: String
+        switch outcome {
+        case .success(let reply):
+            headers = reply.headers
+            status = reply.status
+            body = reply.body
+            contentType = reply.contentType
+        case .failure(let error):
+            headers = error.headers.map { ($0.name, $0.value) }
+            status = error.status
+            body = error.body
+            contentType = "application/json"
+        }
+        if !contentType.isEmpty { headers.append(("Content-Type", contentType)) }
+        headers.append(("Cache-Control", "no-store"))
+        headers.append(contentsOf: cors.headers(for: origin))
+        return HTTPResponse(status: status, headers: headers, body: body)
+    }
+
+    static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    }
+}

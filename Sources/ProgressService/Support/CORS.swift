@@ -1,0 +1,38 @@
+/// SPEC §6's CORS: allowed origins are echoed (never `*`, since beacons carry credentials),
+/// with `Vary: Origin` so caches keep answers for different origins apart.
+struct CORSPolicy: Sendable {
+    private let allowsAll: Bool
+    private let origins: Set<String>
+
+    init(allowedOrigins: [String]) {
+        let trimmed = allowedOrigins.map { String(Substring($0).trimmingSpaces) }.filter { !$0.isEmpty }
+        allowsAll = trimmed.contains("*")
+        origins = Set(trimmed.map { $0.lowercased() })
+    }
+
+    /// Headers for an answer to a request from `origin`; `Vary: Origin` always, since the answer
+    /// depends on it.
+    func headers(for origin: String?) -> [(name: String, value: String)] {
+        var headers: [(name: String, value: String)] = [("Vary", "Origin")]
+        guard let origin, allows(origin) else { return headers }
+        headers.append(("Access-Control-Allow-Origin", origin))
+        headers.append(("Access-Control-Allow-Credentials", "true"))
+        return headers
+    }
+
+    /// The extra headers of a preflight answer, when the origin is allowed.
+    func preflightHeaders(
+        for origin: String?, methods: [String], requestedHeaders: String?
+    ) -> [(name: String, value: String)] {
+        guard let origin, allows(origin) else { return [] }
+        return [
+            ("Access-Control-Allow-Methods", methods.joined(separator: ", ")),
+            ("Access-Control-Allow-Headers", requestedHeaders ?? "Content-Type, Authorization"),
+            ("Access-Control-Max-Age", "86400"),
+        ]
+    }
+
+    func allows(_ origin: String) -> Bool {
+        allowsAll || origins.contains(origin.lowercased())
+    }
+}

@@ -1,0 +1,30 @@
+public import HTTPServer
+
+/// A successful answer before the service adds the headers every answer carries.
+struct Reply: Sendable {
+    var status: Int
+    var body: [UInt8]
+    var contentType = "application/json"
+    var headers: [(name: String, value: String)] = []
+
+    static func json(_ status: Int, _ writer: JSONWriter) -> Reply {
+        Reply(status: status, body: writer.bytes)
+    }
+
+    static func noContent(headers: [(name: String, value: String)] = []) -> Reply {
+        Reply(status: 204, body: [], contentType: "", headers: headers)
+    }
+}
+
+/// How a route hands back its answer, now or from another thread later.
+typealias Completion = @Sendable (Result<Reply, APIError>) -> Void
+
+extension Result where Success == Reply, Failure == APIError {
+    /// The status the client will see.
+    var status: Int {
+        switch self {
+        case .success(let reply): return reply.status
+        case .failure(let error): return error.status
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import Dispatch
+import Foundation
+import HTTPServer
+import ProgressService
+import ProgressStore
+
+/// Runs the service until SIGTERM or SIGINT, then stops accepting, finishes what is in flight,
+/// makes everything acknowledged durable and returns the exit status.
+func serve(_ options: Options) -> Int32 {
+    let log = RequestLog(enabled: options.logRequests)
+    let store: any ProgressStore
+    do {
+        store = try openStore(options.store)
+    } catch {
+        log.lifecycle("cannot open store \(options.store): \(error)")
+        return 1
+    }
+    let service = ProgressService(
+        configuration: ServiceConfiguration(
+            apiToken: options.apiToken, completionThreshold: options.completionThreshold,
+            maxBodyBytes: options.maxBodyBytes, allowedOrigins: options.allowedOrigins),
+        store: store, metrics: Metrics(), log: log)
+    let server = HTTPServer(
+        configuration: HTTPServerConfiguration(
+            host: options.host, port: options.port, threads: options.threads, maxBodyBytes: options.maxBodyBytes,
+            connectionTimeoutSeconds: options.connectionTimeout,
+            perIPConnectionLimit: options.perIPConnectionLimit),
+        responder: service)
+
+    let stop = DispatchSemaphore(value: 0)
+    let signals = [SIGTERM, SIGINT].map { number in
+        signal(number, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        source.setEventHandler { stop.signal() }
+        source.resume()
+        return source
+    }
+
+    let port: UInt16
+    do {
+        port = try server.start()
+    } catch {
+        log.lifecycle("cannot listen on \(options.host):\(options.port): \(error)")
+        store.close()
+        return 1
+    }
+    let shownHost = options.host.contains(":") ? "[\(options.host)]" : options.host
+    log.lifecycle("started reading-progress \(version), store \(describe(options.store))")
+    print("listening on http://\(shownHost):\(port)")
+    fflush(stdout)
+
+    stop.wait()
+    log.lifecycle("stopping: no new connections, finishing requests in flight")
+    server.stop()
+    store.close()
+    log.lifecycle("stopped")
+    log.flush()
+    withExtendedLifetime(signals) {}
+    return 0
+}
+
+private func openStore(_ url: String) throws -> any ProgressStore {
+    if url == "memory:" { return try SQLiteStore(path: ":memory:") }
+    if url.hasPrefix("sqlite:") { return try SQLiteStore(path: String(url.dropFirst("sqlite:".count))) }
+    throw StoreError(code: 0, message: "the PostgreSQL store is not available in this build")
+}
+
+/// The store URL without a password, for logs.
+private func describe(_ url: String) -> String {
+    guard let at = url.lastIndex(of: "@"), let scheme = url.range(of: "://") else { return url }
+    return String(url[..<scheme.upperBound]) + "…" + String(url[at...])
+}

@@ -1,0 +1,2 @@
+/// The version `--version` prints.
+let version = "0.1.0"
