@@ -7,7 +7,7 @@ extension ScrollGeometry {
     }
 
     /// The figures of a geometry that has passed ``validate()``.
-    func computedFigures() -> ProgressFigures {
+    private func computedFigures() -> ProgressFigures {
         let lengths = alongAxis
         let body = region ?? Region(start: 0, end: lengths.content)
         // Sums of lengths near Double's limit would overflow into inf/inf = NaN. A power-of-two
@@ -17,7 +17,7 @@ extension ScrollGeometry {
         let position = scaled.position
         let range = scaled.scrollRange
         let scrollable = range > 0
-        let progress = scrollable ? (position / range).clampedToUnit.withoutNegativeZero : 0
+        let progress = scrollable ? (position / range).clampedToUnit : 0
         return ProgressFigures(
             scrollable: scrollable,
             progress: progress,
@@ -33,24 +33,25 @@ extension ScrollGeometry {
         // Only empty content without a region has no length; nothing in it is hidden from view.
         guard bodyLength > 0 else { return 1 }
         let farEdge = lengths.position + lengths.visible - body.start * scale
-        return (farEdge / bodyLength).clampedToUnit.withoutNegativeZero
+        return (farEdge / bodyLength).clampedToUnit
     }
 
     /// Seed 003's thumb position, but from the clamped progress so the thumb stays on its track.
     private static func indicatorOffset(_ progress: Double, _ indicator: Indicator?) -> Double {
         let indicator = indicator ?? .standard
-        return (progress * (indicator.trackLength - indicator.thumbLength)).withoutNegativeZero
+        return progress * (indicator.trackLength - indicator.thumbLength)
     }
 
     /// Seed 002's bar; `position` is unscaled because the bar moves in points.
     private static func figures(of step: Step, position: Double) -> StepFigures {
-        // An offset and inset that both approach Double's limit sum to +inf; pin the bar's offset
-        // to the largest finite distance instead (it is off screen either way).
+        // `min` returns its first argument on a tie, so p = 0 gives 0, not -0. An offset and inset
+        // that both approach Double's limit sum to +inf: pin the bar to the largest finite distance
+        // instead (it is off screen either way).
         let offset = Swift.max(Swift.min(0, -position), -Double.greatestFiniteMagnitude)
         return StepFigures(
-            progress: (Double(step.index) / Double(step.total)).clampedToUnit.withoutNegativeZero,
+            progress: (Double(step.index) / Double(step.total)).clampedToUnit,
             visible: step.index > 0,
-            barOffset: offset.withoutNegativeZero,
-            barOpacity: (1 - 0.1 * position).clampedToUnit.withoutNegativeZero)
+            barOffset: offset,
+            barOpacity: (1 - 0.1 * position).clampedToUnit)
     }
 }
