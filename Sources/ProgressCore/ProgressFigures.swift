@@ -11,7 +11,8 @@ public struct ProgressFigures: Sendable, Equatable {
     /// ties to even. Seed 000's accessibility value.
     public let percent: String
     /// How much of the article body has come into view, 0…1: the far edge of the viewport over the
-    /// body's length, 1 when not scrollable. Not from a seed but from analytics practice.
+    /// body's length. 1 when not scrollable, and when the content is empty and no region is given
+    /// (nothing is hidden). Not from a seed but from analytics practice.
     public let seenDepth: Double
     /// Where seed 003's indicator thumb sits along its track, `progress × (track − thumb)`; always
     /// within the track, even when rubber-banding. Non-nil on the horizontal axis only.
