@@ -17,7 +17,7 @@ final class SQLiteWriter: @unchecked Sendable {
     private let options: SQLiteStore.Options
     private let writable: Locked<Bool>
     private var articleIDs: [String: Int64] = [:]
-    private var lastPruneMs = Int64.min
+    private var lastPruneMs: Int64?
 
     init(connection: SQLiteConnection, options: SQLiteStore.Options, writable: Locked<Bool>) {
         self.connection = connection
@@ -105,7 +105,7 @@ final class SQLiteWriter: @unchecked Sendable {
             try heartbeat.bind(1, now)
             try heartbeat.run()
         }
-        if now - lastPruneMs >= options.pruneIntervalMs {
+        if lastPruneMs.map({ now - $0 >= options.pruneIntervalMs }) ?? true {
             try pruneEventIDs(now: now)
             lastPruneMs = now
         }
