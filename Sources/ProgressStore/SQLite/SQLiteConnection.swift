@@ -46,7 +46,9 @@ final class SQLiteConnection: @unchecked Sendable {
     /// Runs `sql`, one or more statements without parameters, ignoring any rows.
     func execute(_ sql: String) throws(StoreError) {
         let db = try openHandle()
-        try sqliteCall(db, sql) { sqlite3_exec(db, sql, nil, nil, nil) }
+        try sqliteCall(db, String(sql.prefix { $0 != "\n" }.prefix(60))) {
+            sqlite3_exec(db, sql, nil, nil, nil)
+        }
     }
 
     /// The first column of the first row of `sql` as an integer (for pragmas and counts).

@@ -52,7 +52,7 @@ public final class SQLiteStore: ProgressStore {
         }
 
         var readers: [SQLiteConnection] = []
-        for _ in 0..<options.readConnections {
+        for _ in 0..<max(1, options.readConnections) {
             let reader = try SQLiteConnection(filename: filename, busyTimeoutMs: options.busyTimeoutMs)
             try reader.execute("PRAGMA query_only = 1")
             readers.append(reader)
@@ -101,7 +101,11 @@ public final class SQLiteStore: ProgressStore {
 
     /// Sets `PRAGMA max_page_count` of the write connection (`nil`: SQLite's maximum), between
     /// two groups, and waits until it is set. A test hook to fill the database and free it again.
+    /// Throws rather than deadlock when called from a completion (on the writer thread).
     public func setMaxPageCount(_ pages: Int?) throws(StoreError) {
+        guard !queue.isCurrentThread else {
+            throw StoreError(code: 0, message: "setMaxPageCount called from the writer thread")
+        }
         let done = DispatchSemaphore(value: 0)
         let outcome = Locked<Result<Void, StoreError>>(.failure(.closed))
         let body: @Sendable (SQLiteConnection) throws(StoreError) -> Void = { connection throws(StoreError) in
