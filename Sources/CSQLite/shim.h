@@ -3,8 +3,9 @@
 #include <sqlite3.h>
 
 /// SQLITE_TRANSIENT is a cast of -1 to a function pointer, which Swift cannot import.
-static inline void csqlite_bind_text_transient(sqlite3_stmt *stmt, int index, const char *text, int bytes) {
-    sqlite3_bind_text(stmt, index, text, bytes, SQLITE_TRANSIENT);
+/// Returns sqlite3_bind_text's result code.
+static inline int csqlite_bind_text_transient(sqlite3_stmt *stmt, int index, const char *text, int bytes) {
+    return sqlite3_bind_text(stmt, index, text, bytes, SQLITE_TRANSIENT);
 }
 
 static inline int csqlite_config_multithread(void) {

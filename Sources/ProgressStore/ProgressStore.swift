@@ -73,11 +73,22 @@ public protocol ProgressStore: AnyObject, Sendable {
     /// Whether the store accepts writes right now (drives `/healthz`).
     var isWritable: Bool { get }
 
+    /// Tries a tiny write and reports whether it took, updating ``isWritable``. `/healthz` calls
+    /// it while the store is unwritable and idle, so that the store can recover without appends.
+    func probe(completion: (@Sendable (Bool) -> Void)?)
+
     /// Bytes the store occupies (file size for SQLite), for `/metrics`.
     var sizeBytes: Int64 { get }
 
     /// Commits what is pending, then releases the store. Further appends fail.
     func close()
+}
+
+extension ProgressStore {
+    /// Stores without a way to probe report ``isWritable`` as it is.
+    public func probe(completion: (@Sendable (Bool) -> Void)?) {
+        completion?(isWritable)
+    }
 }
 
 /// One article's line in `GET /v1/articles`.

@@ -1,0 +1,23 @@
+import Foundation
+
+/// A value behind a lock, for the few bits of state several threads share.
+///
+/// `Synchronization.Mutex` would do, but it needs macOS 15 and the package supports macOS 14.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+
+    var current: Value {
+        withLock { $0 }
+    }
+}

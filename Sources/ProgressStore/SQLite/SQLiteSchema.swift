@@ -1,0 +1,58 @@
+/// The database layout, versioned with `PRAGMA user_version` so later releases can migrate.
+enum SQLiteSchema {
+    /// Statements that take a database at version `index` to version `index + 1`.
+    static let migrations: [String] = [
+        // Version 1.
+        // articles keeps its rowid: the integer id keeps reader_days' keys short.
+        // reader_days and event_ids are looked up only by their key, so WITHOUT ROWID stores
+        // each row once, in key order, instead of a table plus an index.
+        """
+        CREATE TABLE articles (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE
+        );
+        CREATE TABLE reader_days (
+            article INTEGER NOT NULL REFERENCES articles (id),
+            reader TEXT NOT NULL,
+            day INTEGER NOT NULL,
+            max_progress REAL NOT NULL,
+            max_seen REAL NOT NULL,
+            scrollable INTEGER NOT NULL,
+            events INTEGER NOT NULL,
+            engaged_ms INTEGER NOT NULL,
+            first_ms INTEGER NOT NULL,
+            last_ms INTEGER NOT NULL,
+            PRIMARY KEY (article, reader, day)
+        ) WITHOUT ROWID;
+        CREATE TABLE event_ids (
+            id TEXT PRIMARY KEY,
+            seen_ms INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        CREATE INDEX event_ids_by_seen ON event_ids (seen_ms);
+        CREATE TABLE meta (
+            key TEXT PRIMARY KEY,
+            value ANY
+        ) WITHOUT ROWID;
+        """
+    ]
+
+    static var currentVersion: Int64 { Int64(migrations.count) }
+
+    /// Brings the database of `connection` to ``currentVersion`` in one transaction.
+    /// A database from a newer release is refused rather than misread.
+    static func migrate(_ connection: SQLiteConnection) throws(StoreError) {
+        try connection.transaction { () throws(StoreError) in
+            let version = try connection.integer("PRAGMA user_version")
+            guard version <= currentVersion else {
+                throw StoreError(
+                    code: 0,
+                    message: "database schema version \(version) is newer than this build's \(currentVersion)"
+                )
+            }
+            for step in Int(version)..<migrations.count {
+                try connection.execute(migrations[step])
+                try connection.execute("PRAGMA user_version = \(step + 1)")
+            }
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import CSQLite
+
+/// A prepared statement, reused across executions; owned by one ``SQLiteConnection``.
+final class SQLiteStatement {
+    let handle: OpaquePointer
+    private let db: OpaquePointer
+
+    init(db: OpaquePointer, sql: String) throws(StoreError) {
+        var handle: OpaquePointer?
+        try sqliteCall(db, "prepare \(sql)") { sqlite3_prepare_v3(db, sql, -1, 0, &handle, nil) }
+        guard let handle else {
+            throw StoreError(code: SQLITE_MISUSE, message: "empty statement: \(sql)")
+        }
+        self.handle = handle
+        self.db = db
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    func bind(_ index: Int32, _ value: Int64) throws(StoreError) {
+        try sqliteCall(db) { sqlite3_bind_int64(handle, index, value) }
+    }
+
+    func bind(_ index: Int32, _ value: Double) throws(StoreError) {
+        try sqliteCall(db) { sqlite3_bind_double(handle, index, value) }
+    }
+
+    func bind(_ index: Int32, _ value: String) throws(StoreError) {
+        var value = value
+        // With an explicit length, so that a NUL inside a reader id does not cut it short.
+        let code = value.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars in
+                guard let base = chars.baseAddress else {
+                    return csqlite_bind_text_transient(handle, index, "", 0)
+                }
+                return csqlite_bind_text_transient(handle, index, base, Int32(chars.count))
+            }
+        }
+        try sqliteCall(db) { code }
+    }
+
+    /// Runs one step: `true` when a row is ready to read, `false` when the statement is done.
+    func step() throws(StoreError) -> Bool {
+        try sqliteCall(db) { sqlite3_step(handle) } == SQLITE_ROW
+    }
+
+    /// Runs the statement to its end, ignoring rows, and makes it ready for the next use.
+    func run() throws(StoreError) {
+        defer { reset() }
+        while try step() {}
+    }
+
+    /// Ready for the next execution; bindings are kept but every use rebinds all of them.
+    func reset() {
+        sqlite3_reset(handle)
+    }
+
+    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+    func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+
+    func string(_ column: Int32) -> String {
+        guard let text = sqlite3_column_text(handle, column) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+extension SQLiteStore {
+    /// Tuning and test hooks for ``SQLiteStore``; the defaults suit production.
+    public struct Options: Sendable {
+        /// `PRAGMA max_page_count` for the write connection: caps the database so tests can
+        /// make it "full" and see how a full disk behaves. `nil`: SQLite's own limit.
+        public var maxPageCount: Int?
+        /// Read connections in the pool; reads beyond this many at once wait for one.
+        public var readConnections: Int
+        /// How long a connection waits for a lock held by another (a checkpoint, another process).
+        public var busyTimeoutMs: Int32
+        /// How long an event id is remembered (SPEC §4: 24 hours).
+        public var idRetentionMs: Int64
+        /// How often, at most, ids older than `idRetentionMs` are deleted.
+        public var pruneIntervalMs: Int64
+        /// The wall clock in ms since the epoch, against which event ids age. Tests move it.
+        public var clock: @Sendable () -> Int64
+
+        public init(
+            maxPageCount: Int? = nil, readConnections: Int = 4, busyTimeoutMs: Int32 = 5_000,
+            idRetentionMs: Int64 = 86_400_000, pruneIntervalMs: Int64 = 60_000,
+            clock: @escaping @Sendable () -> Int64 = Options.wallClockMs
+        ) {
+            self.maxPageCount = maxPageCount
+            self.readConnections = max(1, readConnections)
+            self.busyTimeoutMs = busyTimeoutMs
+            self.idRetentionMs = idRetentionMs
+            self.pruneIntervalMs = pruneIntervalMs
+            self.clock = clock
+        }
+
+        /// Milliseconds since the epoch by the system clock.
+        @Sendable public static func wallClockMs() -> Int64 {
+            Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+        }
+    }
+}

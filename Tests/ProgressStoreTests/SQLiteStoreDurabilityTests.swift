@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+@testable import ProgressStore
+
+/// Tests that look at the database file through a connection of their own, independent of
+/// the store's.
+@Suite("SQLiteStore commits before it acknowledges")
+struct SQLiteStoreDurabilityTests {
+    /// Opens the database the way another process would.
+    private func independentConnection(_ path: String) throws -> SQLiteConnection {
+        try SQLiteConnection(filename: path, busyTimeoutMs: 1_000)
+    }
+
+    @Test("each completion finds its events in the file")
+    func completionAfterCommit() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.databasePath
+        let store = try SQLiteStore(path: path)
+        defer { store.close() }
+        let outcomes = Locked<[String: Int64]>([:])
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<40 {
+                group.addTask {
+                    let reader = "reader-\(index)"
+                    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                        store.append([event("/a", reader)]) { _ in
+                            // Inside the completion, a separate connection must already see the row.
+                            let events = try? independentConnection(path).integer(
+                                "SELECT coalesce(sum(events), -1) FROM reader_days WHERE reader = '\(reader)'"
+                            )
+                            outcomes.withLock { $0[reader] = events ?? -2 }
+                            done.resume()
+                        }
+                    }
+                }
+            }
+        }
+        #expect(outcomes.current.count == 40)
+        #expect(outcomes.current.values.allSatisfy { $0 == 1 })
+    }
+
+    @Test("close commits everything queued before it returns")
+    func closeDrains() throws {
+        let folder = try TemporaryFolder()
+        let store = try SQLiteStore(path: folder.databasePath)
+        let results = Locked<[Result<AppendResult, StoreError>]>([])
+        for index in 0..<200 {
+            store.append([event("/a", "r\(index % 7)")]) { result in results.withLock { $0.append(result) } }
+        }
+        store.close()
+        #expect(results.current.count == 200)
+        #expect(results.current.allSatisfy { (try? $0.get()) == AppendResult(counted: 1, duplicates: 0) })
+
+        let reopened = try SQLiteStore(path: folder.databasePath)
+        defer { reopened.close() }
+        #expect(try reopened.readers(of: "/a", in: .allTime)?.reduce(0) { $0 + $1.events } == 200)
+    }
+
+    @Test("after close, appends and reads fail with closed")
+    func closed() async throws {
+        let store = try SQLiteStore(path: ":memory:")
+        store.close()
+        store.close()
+        await #expect(throws: StoreError.closed) { try await store.append([event()]) }
+        #expect(throws: StoreError.closed) { try store.readers(of: "/a", in: .allTime) }
+        #expect(!store.isWritable)
+    }
+
+    @Test("the schema version is recorded, and a newer one is refused")
+    func schemaVersion() throws {
+        let folder = try TemporaryFolder()
+        try SQLiteStore(path: folder.databasePath).close()
+        let connection = try independentConnection(folder.databasePath)
+        #expect(try connection.integer("PRAGMA user_version") == 1)
+        let journalMode = try connection.cached("PRAGMA journal_mode")
+        #expect(try journalMode.step())
+        #expect(journalMode.string(0) == "wal")
+        journalMode.reset()
+        try connection.execute("PRAGMA user_version = 99")
+        connection.close()
+        #expect(throws: StoreError.self) { try SQLiteStore(path: folder.databasePath) }
+    }
+
+    @Test("pruning forgets only ids older than the window")
+    func pruning() async throws {
+        let folder = try TemporaryFolder()
+        let clock = TestClock(0)
+        let options = SQLiteStore.Options(pruneIntervalMs: 0, clock: clock.read)
+        let store = try SQLiteStore(path: folder.databasePath, options: options)
+        defer { store.close() }
+        _ = try await store.append([event(id: "old")])
+        clock.advance(byMs: dayMs / 2)
+        _ = try await store.append([event(id: "young")])
+        clock.advance(byMs: dayMs / 2)
+        _ = try await store.append([])  // prunes "old", seen exactly 24 hours ago
+
+        let connection = try independentConnection(folder.databasePath)
+        defer { connection.close() }
+        #expect(try connection.integer("SELECT count(*) FROM event_ids WHERE id = 'old'") == 0)
+        #expect(try connection.integer("SELECT count(*) FROM event_ids WHERE id = 'young'") == 1)
+    }
+}

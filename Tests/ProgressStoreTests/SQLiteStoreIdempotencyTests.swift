@@ -1,0 +1,63 @@
+import ProgressStore
+import Testing
+
+@Suite("SQLiteStore counts an event id once in 24 hours")
+struct SQLiteStoreIdempotencyTests {
+    @Test("a repeat within one append is acknowledged, not counted", arguments: StoreKind.allCases)
+    func withinOneGroup(kind: StoreKind) async throws {
+        let folder = try TemporaryFolder()
+        let store = try SQLiteStore.open(kind, in: folder)
+        defer { store.close() }
+        let result = try await store.append([
+            event(engagedMs: 1, id: "e1"), event(engagedMs: 10, id: "e1"), event(engagedMs: 100, id: "e2"),
+            event(engagedMs: 1_000), event(engagedMs: 10_000),
+        ])
+        #expect(result == AppendResult(counted: 4, duplicates: 1))
+        let reader = try #require(try store.reader("r1", of: "/a"))
+        #expect(reader.events == 4)
+        #expect(reader.engagedMs == 11_101)
+    }
+
+    @Test("a repeat in a later append is not counted", arguments: StoreKind.allCases)
+    func acrossGroups(kind: StoreKind) async throws {
+        let folder = try TemporaryFolder()
+        let store = try SQLiteStore.open(kind, in: folder)
+        defer { store.close() }
+        _ = try await store.append([event(id: "e1")])
+        let again = try await store.append([event(progress: 0.9, id: "e1"), event(id: "e2")])
+        #expect(again == AppendResult(counted: 1, duplicates: 1))
+        let reader = try #require(try store.reader("r1", of: "/a"))
+        #expect(reader.events == 2)
+        #expect(reader.maxProgress == 0.5)
+    }
+
+    @Test("ids survive a restart")
+    func acrossRestart() async throws {
+        let folder = try TemporaryFolder()
+        let first = try SQLiteStore(path: folder.databasePath)
+        _ = try await first.append([event(id: "e1")])
+        first.close()
+
+        let second = try SQLiteStore(path: folder.databasePath)
+        defer { second.close() }
+        #expect(try await second.append([event(id: "e1")]) == AppendResult(counted: 0, duplicates: 1))
+        #expect(try second.reader("r1", of: "/a")?.events == 1)
+    }
+
+    @Test("an id counts again once 24 hours have passed by the wall clock")
+    func windowExpires() async throws {
+        let clock = TestClock(1_000 * dayMs)
+        // Event times stay put: the window runs on the clock at append time, not on `time`.
+        let store = try SQLiteStore(path: ":memory:", options: .init(clock: clock.read))
+        defer { store.close() }
+        _ = try await store.append([event(id: "e1")])
+        clock.advance(byMs: dayMs - 1)
+        #expect(try await store.append([event(id: "e1")]) == AppendResult(counted: 0, duplicates: 1))
+        clock.advance(byMs: 1)
+        #expect(try await store.append([event(id: "e1")]) == AppendResult(counted: 1, duplicates: 0))
+        // Counting it again opened a new window.
+        clock.advance(byMs: dayMs - 1)
+        #expect(try await store.append([event(id: "e1")]) == AppendResult(counted: 0, duplicates: 1))
+        #expect(try store.reader("r1", of: "/a")?.events == 2)
+    }
+}
