@@ -34,6 +34,13 @@ public struct EventRecord: Sendable, Equatable {
         self.eventID = eventID
     }
 
+    /// What makes a repeat a repeat: the client's id within its article and reader, so that two
+    /// readers whose apps both number events from 1 do not cancel each other out. Lengths are
+    /// spelled out so that no two (article, reader, id) triples share a key.
+    public var deduplicationKey: String? {
+        eventID.map { "\(article.utf8.count):\(article)\(reader.utf8.count):\(reader)\($0)" }
+    }
+
     /// Days since 1970-01-01 (UTC) of `timeMs`.
     public var day: Int32 { Int32(timeMs.floorDivided(by: 86_400_000)) }
 }

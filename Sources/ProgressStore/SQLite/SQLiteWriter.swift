@@ -117,7 +117,7 @@ final class SQLiteWriter: @unchecked Sendable {
     private func count(
         _ event: EventRecord, now: Int64, newArticles: inout [String: Int64]
     ) throws(StoreError) -> Bool {
-        if let id = event.eventID {
+        if let id = event.deduplicationKey {
             // Claims the id, or takes over an entry old enough to have expired; RETURNING
             // yields a row exactly when it did either.
             let claim = try connection.cached(

@@ -1,0 +1,98 @@
+import Foundation
+
+/// The real `reading-progress` executable, started on a free port with its own store.
+final class ServerProcess: @unchecked Sendable {
+    let process = Process()
+    let port: UInt16
+    let storeURL: String
+    private let stderrPipe = Pipe()
+
+    /// The executable `scripts/test` built, or the debug build next to this package.
+    static var executable: URL {
+        if let path = ProcessInfo.processInfo.environment["READING_PROGRESS_BIN"] {
+            return URL(fileURLWithPath: path)
+        }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug/reading-progress")
+    }
+
+    /// Starts the server and waits for its `listening on` line.
+    init(store: String, arguments: [String] = [], environment: [String: String] = [:]) throws {
+        storeURL = store
+        process.executableURL = Self.executable
+        process.arguments = ["serve", "--port", "0", "--store", store, "--log-requests", "false"] + arguments
+        var env = ProcessInfo.processInfo.environment
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderrPipe
+        try process.run()
+        let line = try Self.readLine(stdout.fileHandleForReading, timeout: 30)
+        guard line.hasPrefix("listening on http://"), let port = line.split(separator: ":").last.flatMap({ UInt16($0) })
+        else {
+            process.terminate()
+            throw TestFailure("server did not start: '\(line)'")
+        }
+        self.port = port
+    }
+
+    private static func readLine(_ handle: FileHandle, timeout: TimeInterval) throws -> String {
+        var data = Data()
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            data.append(chunk)
+            if data.contains(0x0A) { break }
+        }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+    }
+
+    func client() -> HTTPClient { HTTPClient(port: port) }
+
+    /// SIGTERM, then waits for the exit status.
+    @discardableResult
+    func stop() -> Int32 {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        return process.terminationStatus
+    }
+
+    /// SIGKILL: no chance to flush anything.
+    func kill() {
+        if process.isRunning {
+            Foundation.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    deinit {
+        if process.isRunning {
+            Foundation.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A temporary folder removed when the value goes away.
+final class TemporaryDirectory: @unchecked Sendable {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("reading-progress-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    var sqliteStore: String { "sqlite:" + url.appendingPathComponent("data/test.sqlite3").path }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
