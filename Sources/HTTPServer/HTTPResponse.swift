@@ -1,0 +1,17 @@
+/// An HTTP response to send back to the client.
+public struct HTTPResponse: Sendable {
+    /// The status code, such as `200`.
+    public var status: Int
+    /// Header fields to send. `Content-Length` is always derived from `body` by the server, so
+    /// one given here is ignored.
+    public var headers: [(name: String, value: String)]
+    /// The response body (empty for none).
+    public var body: [UInt8]
+
+    /// Creates a response.
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}

@@ -1,0 +1,95 @@
+import CMicroHTTPD
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// An HTTP/1.1 server on libmicrohttpd: an epoll thread pool that hands complete requests to
+/// an ``HTTPResponder`` and never blocks a worker while a reply is pending.
+public final class HTTPServer: Sendable {
+    private enum State {
+        case idle
+        case running(daemon: OpaquePointer)
+        case stopped
+    }
+
+    private let configuration: HTTPServerConfiguration
+    private let core: ServerCore
+    private let state = Mutex(State.idle)
+
+    /// How long ``stop()`` waits for requests in flight before closing their connections.
+    static let drainTimeoutSeconds = 10.0
+
+    /// Creates a server; nothing listens until ``start()``.
+    public init(configuration: HTTPServerConfiguration, responder: any HTTPResponder) {
+        self.configuration = configuration
+        self.core = ServerCore(responder: responder, maxBodyBytes: configuration.maxBodyBytes)
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Binds the listening socket and starts the worker threads.
+    ///
+    /// - Returns: The port bound, which is the one picked when the configuration says `0`.
+    /// - Throws: ``HTTPServerError`` when the address cannot be resolved or bound (for example,
+    ///   the port is in use), when the server was started before, or when libmicrohttpd fails.
+    public func start() throws -> UInt16 {
+        try state.withLock { state in
+            guard case .idle = state else { throw HTTPServerError("the server was started before") }
+            let socket = try ListenSocket(host: configuration.host, port: configuration.port)
+            let serverPointer = Unmanaged.passUnretained(core).toOpaque()
+            var options = cmhd_daemon_options(
+                listen_fd: socket.descriptor, bind_address: nil, port: 0,
+                threads: UInt32(clamping: configuration.threads),
+                connection_timeout_seconds: configuration.connectionTimeoutSeconds,
+                per_ip_connection_limit: configuration.perIPConnectionLimit,
+                connection_limit: configuration.connectionLimit,
+                uri_log: MHDCallbacks.uriLog, uri_log_cls: serverPointer,
+                completed: MHDCallbacks.completed, completed_cls: serverPointer)
+            let flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+            guard
+                let daemon = cmhd_start_daemon(
+                    UInt32(flags), &options, MHDCallbacks.access, serverPointer)
+            else {
+                let reason = String(cString: strerror(errno))
+                close(socket.descriptor)
+                throw HTTPServerError("libmicrohttpd could not start the daemon: \(reason)")
+            }
+            state = .running(daemon: daemon)
+            return socket.port
+        }
+    }
+
+    /// Stops the server: stops accepting connections, waits (up to 10 seconds) for requests
+    /// already handed to the responder to be answered, then closes every connection.
+    ///
+    /// Answers sent while draining carry `Connection: close`. Calling it again does nothing.
+    public func stop() {
+        let running: OpaquePointer? = state.withLock { state in
+            defer { state = .stopped }
+            if case .running(let daemon) = state { return daemon }
+            return nil
+        }
+        guard let daemon = running else { return }
+        core.draining.store(true, ordering: .relaxed)
+        let listener = MHD_quiesce_daemon(daemon)
+        if listener >= 0 { close(listener) }
+        waitForRequestsInFlight()
+        core.resumeGate.close()
+        MHD_stop_daemon(daemon)
+    }
+
+    private func waitForRequestsInFlight() {
+        let pollMicroseconds: UInt32 = 5_000
+        var waited = 0.0
+        while core.inFlight.load(ordering: .relaxed) > 0 && waited < Self.drainTimeoutSeconds {
+            usleep(pollMicroseconds)
+            waited += Double(pollMicroseconds) / 1_000_000
+        }
+    }
+}

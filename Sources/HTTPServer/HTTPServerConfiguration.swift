@@ -1,0 +1,44 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Where and how an ``HTTPServer`` listens, and the limits it enforces.
+public struct HTTPServerConfiguration: Sendable {
+    /// The address to listen on: an IPv4 or IPv6 literal, or a name such as `"localhost"`.
+    public var host: String
+    /// The port to listen on; `0` picks a free one (see ``HTTPServer/start()``).
+    public var port: UInt16
+    /// The number of libmicrohttpd worker threads.
+    public var threads: Int
+    /// The largest request body accepted; larger ones get ``HTTPResponder/bodyTooLarge(_:)``.
+    public var maxBodyBytes: Int
+    /// How long a connection may stay idle (or a client may stall mid-request) before it is dropped.
+    public var connectionTimeoutSeconds: UInt32
+    /// The most connections one client IP address may hold open at once.
+    public var perIPConnectionLimit: UInt32
+    /// The most connections the server holds open at once.
+    public var connectionLimit: UInt32
+
+    /// Creates a configuration; every limit has a production-minded default.
+    public init(
+        host: String = "127.0.0.1", port: UInt16 = 8080,
+        threads: Int = HTTPServerConfiguration.activeCores,
+        maxBodyBytes: Int = 1_048_576, connectionTimeoutSeconds: UInt32 = 30,
+        perIPConnectionLimit: UInt32 = 256, connectionLimit: UInt32 = 10_000
+    ) {
+        self.host = host
+        self.port = port
+        self.threads = threads
+        self.maxBodyBytes = maxBodyBytes
+        self.connectionTimeoutSeconds = connectionTimeoutSeconds
+        self.perIPConnectionLimit = perIPConnectionLimit
+        self.connectionLimit = connectionLimit
+    }
+
+    /// The number of processor cores currently online (at least 1).
+    public static var activeCores: Int {
+        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+}

@@ -1,0 +1,120 @@
+import CMicroHTTPD
+import Synchronization
+
+/// What the libmicrohttpd callbacks need: the responder, the limits and the shutdown state.
+///
+/// The daemon holds it unretained; ``HTTPServer`` keeps it alive until `MHD_stop_daemon` returns.
+final class ServerCore: Sendable {
+    let responder: any HTTPResponder
+    let maxBodyBytes: Int
+    /// Requests handed to the responder whose completion libmicrohttpd has not yet reported.
+    let inFlight = Atomic<Int>(0)
+    /// Set once stopping: answers then close their connection instead of keeping it alive.
+    let draining = Atomic<Bool>(false)
+    let resumeGate = ResumeGate()
+
+    init(responder: any HTTPResponder, maxBodyBytes: Int) {
+        self.responder = responder
+        self.maxBodyBytes = maxBodyBytes
+    }
+
+    /// The access handler: called when the headers are complete, once per chunk of body, once
+    /// when the body is complete, and again after each resume.
+    func handle(
+        _ context: RequestContext, method: UnsafePointer<CChar>,
+        uploadData: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>
+    ) -> MHD_Result {
+        let size = uploadSize.pointee
+        uploadSize.pointee = 0
+        switch context.stage {
+        case .headers:
+            context.readHead(method: method)
+            if let length = context.request.header("Content-Length").flatMap({ Int($0) }) {
+                if length > maxBodyBytes { return answerTooLarge(context) }
+                context.request.body.reserveCapacity(length)
+            }
+            context.stage = .body
+            return .YES
+        case .body where size > 0:
+            guard context.request.body.count + size <= maxBodyBytes else {
+                context.request.body = []
+                context.stage = .overLimit(discarded: size)
+                return .YES
+            }
+            context.request.body.append(
+                contentsOf: UnsafeRawBufferPointer(start: uploadData, count: size))
+            return .YES
+        case .body:
+            return dispatch(context)
+        case .overLimit(let discarded) where size > 0:
+            // libmicrohttpd 0.9.75 accepts a response only before the body or after all of it,
+            // so the rest of an oversized chunked body is read and dropped, up to a bound.
+            guard discarded + size <= 4 * maxBodyBytes else { return .NO }
+            context.stage = .overLimit(discarded: discarded + size)
+            return .YES
+        case .overLimit:
+            return answerTooLarge(context)
+        case .dispatched:
+            guard let response = context.takeReplyOrSuspend() else { return .YES }
+            context.stage = .answered
+            return queue(response, on: context.connection, closing: false)
+        case .answered:
+            return .NO
+        }
+    }
+
+    /// Hands the complete request to the responder; queues its answer at once if it replied
+    /// synchronously, otherwise suspends the connection until it does.
+    private func dispatch(_ context: RequestContext) -> MHD_Result {
+        context.stage = .dispatched
+        context.isInFlight = true
+        inFlight.add(1, ordering: .relaxed)
+        let request = context.request
+        context.request.body = []
+        responder.respond(to: request) { [context] response in context.deliver(response) }
+        guard let response = context.takeReplyOrSuspend() else { return .YES }
+        context.stage = .answered
+        return queue(response, on: context.connection, closing: false)
+    }
+
+    private func answerTooLarge(_ context: RequestContext) -> MHD_Result {
+        context.stage = .answered
+        context.request.body = []
+        let response = responder.bodyTooLarge(context.request)
+        return queue(response, on: context.connection, closing: true)
+    }
+
+    /// Called from the request-completed callback, for every request the URI logger saw.
+    func complete(_ context: RequestContext) {
+        context.finish()
+        if context.isInFlight { inFlight.subtract(1, ordering: .relaxed) }
+    }
+
+    /// Wakes a suspended connection whose reply has arrived, unless the daemon is stopping.
+    func resume(_ connection: OpaquePointer) {
+        resumeGate.ifOpen { MHD_resume_connection(connection) }
+    }
+
+    private func queue(
+        _ response: HTTPResponse, on connection: OpaquePointer, closing: Bool
+    ) -> MHD_Result {
+        let created = response.body.withUnsafeBytes { bytes in
+            bytes.isEmpty
+                ? MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
+                : MHD_create_response_from_buffer(
+                    bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
+                    .RESPMEM_MUST_COPY)
+        }
+        guard let mhdResponse = created else { return .NO }
+        defer { MHD_destroy_response(mhdResponse) }
+        for field in response.headers {
+            // libmicrohttpd refuses Content-Length (it derives it) and fields with line breaks.
+            _ = MHD_add_response_header(mhdResponse, field.name, field.value)
+        }
+        if closing || draining.load(ordering: .relaxed) {
+            _ = MHD_add_response_header(mhdResponse, "Connection", "close")
+        }
+        let status = (100...999).contains(response.status) ? UInt32(response.status) : 500
+        return MHD_queue_response(connection, status, mhdResponse)
+    }
+}
