@@ -46,8 +46,9 @@ func serve(_ options: Options) -> Int32 {
     }
     let shownHost = options.host.contains(":") ? "[\(options.host)]" : options.host
     log.lifecycle("started reading-progress \(version), store \(describe(options.store))")
-    print("listening on http://\(shownHost):\(port)")
-    fflush(stdout)
+    // The one line on standard output, written in one call so that nothing buffers it.
+    let line = Array("listening on http://\(shownHost):\(port)\n".utf8)
+    _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
 
     stop.wait()
     log.lifecycle("stopping: no new connections, finishing requests in flight")

@@ -42,7 +42,7 @@ enum EventBatch {
         switch format {
         case .json:
             let value: JSONValue
-            do {
+            do throws(JSONSyntaxError) {
                 value = try JSONParser.parse(body)
             } catch {
                 throw .invalidJSON(error)
@@ -69,7 +69,7 @@ enum EventBatch {
                 lines.map { line in
                     Result { () throws(APIError) in
                         let value: JSONValue
-                        do {
+                        do throws(JSONSyntaxError) {
                             value = try JSONParser.parse(Array(line))
                         } catch {
                             throw .invalidJSON(error)

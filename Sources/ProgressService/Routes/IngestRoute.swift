@@ -8,7 +8,7 @@ extension ProgressService {
     func ingest(_ request: HTTPRequest, _ finish: @escaping Completion) {
         let started = ContinuousClock.now
         let batch: EventBatch
-        do {
+        do throws(APIError) {
             guard let format = BodyFormat(contentType: request.header("Content-Type")) else {
                 throw APIError.unsupportedMediaType(request.header("Content-Type"))
             }
@@ -22,7 +22,7 @@ extension ProgressService {
         switch batch {
         case .single(let event):
             let record: (EventRecord, ProgressFigures)
-            do {
+            do throws(APIError) {
                 record = try prepare(event, nowMs: nowMs)
             } catch {
                 metrics.recordEvents(accepted: 0, rejected: 1, duplicates: 0)
@@ -58,6 +58,9 @@ extension ProgressService {
                     rejected.append((index, error))
                 }
             }
+            let accepted = records.count
+            let rejectedCount = rejected.count
+            let rejectedList = rejected
             guard !records.isEmpty else {
                 metrics.recordEvents(accepted: 0, rejected: rejected.count, duplicates: 0)
                 finish(.failure(noValidEvent(rejected)))
@@ -68,15 +71,15 @@ extension ProgressService {
                 finish(
                     result.map { outcome in
                         metrics.recordEvents(
-                            accepted: records.count, rejected: rejected.count, duplicates: outcome.duplicates)
+                            accepted: accepted, rejected: rejectedCount, duplicates: outcome.duplicates)
                         var writer = JSONWriter()
                         writer.beginObject()
                         writer.key("accepted")
-                        writer.integer(records.count)
+                        writer.integer(accepted)
                         writer.key("duplicates")
                         writer.integer(outcome.duplicates)
                         writer.key("rejected")
-                        writeRejected(rejected, into: &writer)
+                        writeRejected(rejectedList, into: &writer)
                         writer.endObject()
                         return .json(202, writer)
                     }.mapError { .storeUnavailable($0.message) })

@@ -1,5 +1,3 @@
-public import HTTPServer
-
 /// An error answer of SPEC §6: `{"error":{"code":…,"message":…,"field":…}}`.
 ///
 /// A value that renders its own response, so every rejection anywhere in the service looks the

@@ -1,5 +1,3 @@
-public import HTTPServer
-
 /// A successful answer before the service adds the headers every answer carries.
 struct Reply: Sendable {
     var status: Int

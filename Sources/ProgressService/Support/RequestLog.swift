@@ -64,7 +64,7 @@ public final class RequestLog: Sendable {
 }
 
 /// Milliseconds since the Unix epoch, from the wall clock.
-func wallClockMs() -> Int64 {
+public func wallClockMs() -> Int64 {
     var now = timespec()
     clock_gettime(CLOCK_REALTIME, &now)
     return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
