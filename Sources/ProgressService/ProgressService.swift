@@ -1,6 +1,6 @@
+import Dispatch
 public import HTTPServer
 public import ProgressStore
-import Dispatch
 
 /// The HTTP API of SPEC §2–§7: routes a request, renders its answer, and adds what every
 /// answer carries (CORS, content type), then counts and logs it.
@@ -39,8 +39,11 @@ public final class ProgressService: HTTPResponder {
         let finish: Completion = { [self] outcome in
             let seconds = Self.seconds(since: started)
             let label = route?.label ?? "unmatched"
-            metrics.recordRequest(route: label, method: request.method, status: outcome.status, seconds: seconds)
-            log.request(method: request.method, route: label, status: outcome.status, seconds: seconds, nowMs: clock())
+            metrics.recordRequest(
+                route: label, method: request.method, status: outcome.status, seconds: seconds)
+            log.request(
+                method: request.method, route: label, status: outcome.status, seconds: seconds, nowMs: clock()
+            )
             reply(render(outcome, origin: origin))
         }
         guard let route else {
@@ -52,8 +55,10 @@ public final class ProgressService: HTTPResponder {
 
     public func bodyTooLarge(_ request: HTTPRequest) -> HTTPResponse {
         let route = Route(path: request.path)
-        metrics.recordRequest(route: route?.label ?? "unmatched", method: request.method, status: 413, seconds: 0)
-        return render(.failure(.bodyTooLarge(limit: configuration.maxBodyBytes)), origin: request.header("Origin"))
+        metrics.recordRequest(
+            route: route?.label ?? "unmatched", method: request.method, status: 413, seconds: 0)
+        return render(
+            .failure(.bodyTooLarge(limit: configuration.maxBodyBytes)), origin: request.header("Origin"))
     }
 
     private func dispatch(_ request: HTTPRequest, to route: Route, _ finish: @escaping Completion) {
@@ -72,7 +77,8 @@ public final class ProgressService: HTTPResponder {
         switch route {
         case .events: ingest(request, finish)
         case .progress: finish(Result { () throws(APIError) in try progress(request) })
-        case .articles: readQueue.async { [self] in finish(Result { () throws(APIError) in try listing(request) }) }
+        case .articles:
+            readQueue.async { [self] in finish(Result { () throws(APIError) in try listing(request) }) }
         case .stats(let rawArticle):
             readQueue.async { [self] in
                 finish(Result { () throws(APIError) in try statistics(request, rawArticle: rawArticle) })

@@ -23,7 +23,10 @@ struct Options {
     static let table: [(flag: String, value: String, help: String)] = [
         ("--host", "ADDRESS", "address to listen on (default 127.0.0.1)"),
         ("--port", "PORT", "port to listen on; 0 picks a free one (default 8080)"),
-        ("--store", "URL", "sqlite:PATH, memory: (tests) or postgres://… (default sqlite:data/reading-progress.sqlite3)"),
+        (
+            "--store", "URL",
+            "sqlite:PATH, memory: (tests) or postgres://… (default sqlite:data/reading-progress.sqlite3)"
+        ),
         ("--api-token", "TOKEN", "read routes then need 'Authorization: Bearer TOKEN' (default none)"),
         ("--completion-threshold", "0…1", "default completion threshold (default 0.9)"),
         ("--max-body-bytes", "BYTES", "larger request bodies get 413 (default 1048576)"),
@@ -70,8 +73,9 @@ struct Options {
             guard let port = UInt16(value) else { throw bad() }
             self.port = port
         case "--store":
-            guard value.hasPrefix("sqlite:") || value == "memory:" || value.hasPrefix("postgres://")
-                || value.hasPrefix("postgresql://")
+            guard
+                value.hasPrefix("sqlite:") || value == "memory:" || value.hasPrefix("postgres://")
+                    || value.hasPrefix("postgresql://")
             else { throw bad() }
             store = value
         case "--api-token":

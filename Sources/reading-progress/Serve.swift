@@ -22,7 +22,8 @@ func serve(_ options: Options) -> Int32 {
         store: store, metrics: Metrics(), log: log)
     let server = HTTPServer(
         configuration: HTTPServerConfiguration(
-            host: options.host, port: options.port, threads: options.threads, maxBodyBytes: options.maxBodyBytes,
+            host: options.host, port: options.port, threads: options.threads,
+            maxBodyBytes: options.maxBodyBytes,
             connectionTimeoutSeconds: options.connectionTimeout,
             perIPConnectionLimit: options.perIPConnectionLimit),
         responder: service)

@@ -30,7 +30,8 @@ struct ScenarioTests {
             Scenario.event(article: a, reader: "r2", y: 200, timeMs: d3 + 120_000, engagedMs: 2_000),
             Scenario.event(article: a, reader: "r3", y: 950, timeMs: d2 + 180_000, engagedMs: 30_000),
             Scenario.event(article: a, reader: "r3", y: 100, timeMs: d1 + 180_000, engagedMs: 1_000),
-            Scenario.event(article: a, reader: "r4", y: 0, contentHeight: 800, timeMs: d1 + 240_000, engagedMs: 4_000),
+            Scenario.event(
+                article: a, reader: "r4", y: 0, contentHeight: 800, timeMs: d1 + 240_000, engagedMs: 4_000),
         ]
         // Six events in one batch, the seventh alone, to use both shapes of the route.
         let batch = try client.post("/v1/events", json: "[" + events.joined(separator: ",") + "]")
@@ -110,7 +111,9 @@ struct ScenarioTests {
         #expect(lastDepth["p25"] as? Double == 0.1)
         #expect(lastDepth["median"] as? Double == 0.1)
         #expect(lastDepth["p75"] as? Double == 0.9)
-        #expect(abs(((lastDay["engagedSeconds"] as? [String: Any])?["meanPerReader"] as? Double ?? -1) - 5.0 / 3) < 1e-12)
+        #expect(
+            abs(((lastDay["engagedSeconds"] as? [String: Any])?["meanPerReader"] as? Double ?? -1) - 5.0 / 3)
+                < 1e-12)
 
         let empty = try stats(client, "?from=\(Scenario.date(daysAgo: 10))&to=\(Scenario.date(daysAgo: 9))")
         #expect(empty["readers"] as? Int == 0)

@@ -6,7 +6,8 @@ import Testing
 
 @Suite("Decoding events field by field")
 struct EventDecoderTests {
-    static let valid = #"{"article":"/a","reader":"r","contentOffset":{"x":0,"y":250},"contentSize":{"width":10,"height":2000},"containerSize":{"width":10,"height":1000}}"#
+    static let valid =
+        #"{"article":"/a","reader":"r","contentOffset":{"x":0,"y":250},"contentSize":{"width":10,"height":2000},"containerSize":{"width":10,"height":1000}}"#
 
     func decode(_ text: String, requireIdentity: Bool = true) throws(APIError) -> DecodedEvent {
         let value: JSONValue
@@ -81,7 +82,10 @@ struct EventDecoderTests {
             (#""id":"0123456789012345678901234567890123456789012345678901234567890123456789""#, "id"),
         ])
     func rules(member: String, field: String) {
-        let text = Self.valid.replacingOccurrences(of: #""contentSize":{"width":10,"height":2000}"#, with: member.hasPrefix(#""contentSize""#) ? member : #""contentSize":{"width":10,"height":2000},"# + member)
+        let text = Self.valid.replacingOccurrences(
+            of: #""contentSize":{"width":10,"height":2000}"#,
+            with: member.hasPrefix(#""contentSize""#)
+                ? member : #""contentSize":{"width":10,"height":2000},"# + member)
         #expect {
             try decode(text)
         } throws: { error in
@@ -100,7 +104,8 @@ struct EventDecoderTests {
 
     @Test("/v1/progress needs no article or reader")
     func progressNeedsNoIdentity() throws {
-        let text = #"{"contentOffset":{"x":0,"y":0},"contentSize":{"width":1,"height":1},"containerSize":{"width":1,"height":1}}"#
+        let text =
+            #"{"contentOffset":{"x":0,"y":0},"contentSize":{"width":1,"height":1},"containerSize":{"width":1,"height":1}}"#
         #expect(throws: APIError.self) { try decode(text) }
         _ = try decode(text, requireIdentity: false)
     }

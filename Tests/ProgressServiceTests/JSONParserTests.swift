@@ -66,7 +66,9 @@ struct JSONParserTests {
 
     @Test("bounds nesting instead of recursing 100,000 levels deep")
     func boundsNesting() {
-        let deep = Array(repeating: UInt8(ascii: "["), count: 100_000) + Array(repeating: UInt8(ascii: "]"), count: 100_000)
+        let deep =
+            Array(repeating: UInt8(ascii: "["), count: 100_000)
+            + Array(repeating: UInt8(ascii: "]"), count: 100_000)
         #expect {
             try JSONParser.parse(deep)
         } throws: { error in
@@ -102,6 +104,8 @@ struct JSONWriterTests {
         w.bool(true)
         w.endArray()
         w.endObject()
-        #expect(String(decoding: w.bytes, as: UTF8.self) == #"{"a":1,"b":0.25,"c":"q\"\\\n\u0001é","d":[-0.5,null,true]}"#)
+        #expect(
+            String(decoding: w.bytes, as: UTF8.self)
+                == #"{"a":1,"b":0.25,"c":"q\"\\\n\u0001é","d":[-0.5,null,true]}"#)
     }
 }

@@ -6,7 +6,9 @@ import Testing
 struct SupportTests {
     @Test("an article id round-trips through one percent-encoded segment")
     func articlePaths() {
-        #expect(Route(path: "/v1/articles/%2Fblog%2F2026%2Fhow-to-read/stats") == .stats(rawArticle: "%2Fblog%2F2026%2Fhow-to-read"))
+        #expect(
+            Route(path: "/v1/articles/%2Fblog%2F2026%2Fhow-to-read/stats")
+                == .stats(rawArticle: "%2Fblog%2F2026%2Fhow-to-read"))
         #expect(percentDecode("%2Fblog%2F2026%2Fhow%20to%2Bread+x") == "/blog/2026/how to+read+x")
         #expect(percentDecode("caf%C3%A9") == "café")
         #expect(percentDecode("%zz") == nil)
@@ -24,7 +26,9 @@ struct SupportTests {
         #expect(throws: APIError.self) { try QueryParameters("a=1&a=2") }
         #expect(throws: APIError.self) { try QueryParameters("threshold=1.5").number("threshold", in: 0...1) }
         #expect(throws: APIError.self) { try QueryParameters("threshold=nan").number("threshold", in: 0...1) }
-        #expect(throws: APIError.self) { try QueryParameters("threshold=0x1p-1").number("threshold", in: 0...1) }
+        #expect(throws: APIError.self) {
+            try QueryParameters("threshold=0x1p-1").number("threshold", in: 0...1)
+        }
         #expect(throws: APIError.self) { try QueryParameters("from=2026-11-02&to=2026-11-01").dayRange() }
         #expect(throws: APIError.self) { try QueryParameters("limit=0").integer("limit", in: 1...1000) }
     }
@@ -44,10 +48,13 @@ struct SupportTests {
     func cors() {
         let policy = CORSPolicy(allowedOrigins: ["https://a.example", " https://b.example"])
         let allowed = policy.headers(for: "https://b.example")
-        #expect(allowed.contains { $0.name == "Access-Control-Allow-Origin" && $0.value == "https://b.example" })
+        #expect(
+            allowed.contains { $0.name == "Access-Control-Allow-Origin" && $0.value == "https://b.example" })
         #expect(allowed.contains { $0.name == "Access-Control-Allow-Credentials" && $0.value == "true" })
         #expect(allowed.contains { $0.name == "Vary" && $0.value == "Origin" })
-        #expect(!policy.headers(for: "https://evil.example").contains { $0.name == "Access-Control-Allow-Origin" })
+        #expect(
+            !policy.headers(for: "https://evil.example").contains { $0.name == "Access-Control-Allow-Origin" }
+        )
         let any = CORSPolicy(allowedOrigins: ["*"])
         #expect(any.headers(for: "https://x.example").contains { $0.value == "https://x.example" })
     }
@@ -59,7 +66,9 @@ struct SupportTests {
         #expect(try PageCursor.offset(from: cursor, context: context) == 50)
         let other = PageCursor.Context(order: "recent", from: nil, to: 20_000)
         #expect(throws: APIError.self) { try PageCursor.offset(from: cursor, context: other) }
-        #expect(throws: APIError.self) { try PageCursor.offset(from: "51" + cursor.dropFirst(2), context: context) }
+        #expect(throws: APIError.self) {
+            try PageCursor.offset(from: "51" + cursor.dropFirst(2), context: context)
+        }
         #expect(throws: APIError.self) { try PageCursor.offset(from: "garbage", context: context) }
     }
 

@@ -97,7 +97,18 @@ struct SQLiteStoreDurabilityTests {
 
         let connection = try independentConnection(folder.databasePath)
         defer { connection.close() }
-        #expect(try connection.integer("SELECT count(*) FROM event_ids WHERE id = 'old'") == 0)
-        #expect(try connection.integer("SELECT count(*) FROM event_ids WHERE id = 'young'") == 1)
+        // Keys are length-prefixed (article, reader, id): "/a" and "r1" are the defaults.
+        #expect(try connection.integer("SELECT count(*) FROM event_ids WHERE id = '2:/a2:r1old'") == 0)
+        #expect(try connection.integer("SELECT count(*) FROM event_ids WHERE id = '2:/a2:r1young'") == 1)
+    }
+
+    @Test("an id repeats only within its article and reader")
+    func idScope() async throws {
+        let store = try SQLiteStore(path: ":memory:")
+        defer { store.close() }
+        let first = try await store.append([event("/a", "r1", id: "1"), event("/a", "r2", id: "1"), event("/b", "r1", id: "1")])
+        #expect(first == AppendResult(counted: 3, duplicates: 0))
+        let again = try await store.append([event("/a", "r1", id: "1")])
+        #expect(again == AppendResult(counted: 0, duplicates: 1))
     }
 }

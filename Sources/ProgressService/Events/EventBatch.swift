@@ -35,7 +35,9 @@ enum EventBatch {
 
     /// Splits and decodes a body. Throws for what rejects the whole request: an empty body,
     /// broken JSON around a batch, a batch over 1000 events or with no events at all.
-    static func decode(_ body: [UInt8], format: BodyFormat, using decoder: EventDecoder) throws(APIError) -> EventBatch {
+    static func decode(_ body: [UInt8], format: BodyFormat, using decoder: EventDecoder) throws(APIError)
+        -> EventBatch
+    {
         guard body.contains(where: { !isJSONSpace($0) }) else {
             throw APIError(status: 400, code: "invalid_json", message: "body is empty")
         }
@@ -54,7 +56,8 @@ enum EventBatch {
                     throw APIError(status: 400, code: "invalid_event", message: "the batch is empty")
                 }
                 guard elements.count <= maximumCount else { throw .batchTooLarge(count: elements.count) }
-                return .many(elements.map { element in Result { () throws(APIError) in try decoder.decode(element) } })
+                return .many(
+                    elements.map { element in Result { () throws(APIError) in try decoder.decode(element) } })
             default:
                 throw APIError(
                     status: 400, code: "invalid_event",

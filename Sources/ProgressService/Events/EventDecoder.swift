@@ -70,7 +70,8 @@ struct EventDecoder {
         return try checkedString(value, field, maxBytes: maxBytes)
     }
 
-    private func checkedString(_ value: JSONValue, _ field: String, maxBytes: Int) throws(APIError) -> String {
+    private func checkedString(_ value: JSONValue, _ field: String, maxBytes: Int) throws(APIError) -> String
+    {
         guard case .string(let string) = value else {
             throw .invalidEvent("\(field) must be a string, not \(value.typeName)", field: field)
         }
@@ -158,7 +159,9 @@ struct EventDecoder {
         return number
     }
 
-    private func optionalNumber(_ object: JSONValue, _ parent: String, _ member: String) throws(APIError) -> Double? {
+    private func optionalNumber(_ object: JSONValue, _ parent: String, _ member: String) throws(APIError)
+        -> Double?
+    {
         guard let value = present(object[member]) else { return nil }
         guard case .number(let number, _) = value else {
             throw .invalidEvent(
@@ -167,7 +170,9 @@ struct EventDecoder {
         return number
     }
 
-    private func integer(_ value: JSONValue?, _ field: String, in range: ClosedRange<Int64>) throws(APIError) -> Int64? {
+    private func integer(_ value: JSONValue?, _ field: String, in range: ClosedRange<Int64>) throws(APIError)
+        -> Int64?
+    {
         guard let value = present(value) else { return nil }
         guard case .number(let number, _) = value else {
             throw .invalidEvent("\(field) must be an integer, not \(value.typeName)", field: field)

@@ -9,7 +9,8 @@ enum EventTime {
         case nil: return nil
         case .number(let number, _)?:
             guard number == number.rounded(), number.magnitude < 1e15 else {
-                throw .invalidEvent("time must be whole epoch milliseconds or an RFC 3339 string", field: "time")
+                throw .invalidEvent(
+                    "time must be whole epoch milliseconds or an RFC 3339 string", field: "time")
             }
             return Int64(number)
         case .string(let text)?:

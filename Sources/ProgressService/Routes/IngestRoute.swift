@@ -92,7 +92,9 @@ extension ProgressService {
         guard let format = BodyFormat(contentType: request.header("Content-Type")), format == .json else {
             throw .unsupportedMediaType(request.header("Content-Type"))
         }
-        guard case .single(let event) = try EventBatch.decode(request.body, format: .json, using: EventDecoder(requireIdentity: false))
+        guard
+            case .single(let event) = try EventBatch.decode(
+                request.body, format: .json, using: EventDecoder(requireIdentity: false))
         else {
             throw APIError(status: 400, code: "invalid_event", message: "body must be one event object")
         }
@@ -105,7 +107,9 @@ extension ProgressService {
         return .json(200, writer)
     }
 
-    private func prepare(_ event: DecodedEvent, nowMs: Int64) throws(APIError) -> (EventRecord, ProgressFigures) {
+    private func prepare(_ event: DecodedEvent, nowMs: Int64) throws(APIError) -> (
+        EventRecord, ProgressFigures
+    ) {
         let timeMs = event.timeMs ?? nowMs
         try EventTime.check(timeMs, nowMs: nowMs)
         let figures = try computeFigures(event.geometry)

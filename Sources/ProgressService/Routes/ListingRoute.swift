@@ -23,11 +23,15 @@ extension ProgressService {
         let limit = try query.integer("limit", in: 1...1000) ?? Self.defaultPageSize
         let (from, to) = try query.dayRange()
         let context = PageCursor.Context(order: order.rawValue, from: from, to: to)
-        let offset = try query["cursor"].map { (text) throws(APIError) in try PageCursor.offset(from: text, context: context) } ?? 0
+        let offset =
+            try query["cursor"].map { (text) throws(APIError) in
+                try PageCursor.offset(from: text, context: context)
+            } ?? 0
 
         var rows: [ArticleListing]
         do {
-            rows = try store.listing(in: DayRange(from: from, to: to), threshold: configuration.completionThreshold)
+            rows = try store.listing(
+                in: DayRange(from: from, to: to), threshold: configuration.completionThreshold)
         } catch {
             throw .storeUnavailable(error.message)
         }
@@ -71,8 +75,10 @@ extension ListingOrder {
     func areInIncreasingOrder(_ a: ArticleListing, _ b: ArticleListing) -> Bool {
         switch self {
         case .readers where a.readers != b.readers: return a.readers > b.readers
-        case .completion where a.completionRate != b.completionRate: return a.completionRate > b.completionRate
-        case .recent where a.lastEventMs != b.lastEventMs: return (a.lastEventMs ?? .min) > (b.lastEventMs ?? .min)
+        case .completion where a.completionRate != b.completionRate:
+            return a.completionRate > b.completionRate
+        case .recent where a.lastEventMs != b.lastEventMs:
+            return (a.lastEventMs ?? .min) > (b.lastEventMs ?? .min)
         default: return a.article.utf8.lexicographicallyPrecedes(b.article.utf8)
         }
     }
@@ -98,7 +104,8 @@ enum PageCursor {
         guard parts.count == 2, parts[0].utf8.count <= 9, let offset = Int(parts[0]), offset >= 0,
             parts[1] == checksum(offset: offset, context: context)
         else {
-            throw .invalidQuery("cursor is not one this listing handed out (sort, from and to must match)", field: "cursor")
+            throw .invalidQuery(
+                "cursor is not one this listing handed out (sort, from and to must match)", field: "cursor")
         }
         return offset
     }

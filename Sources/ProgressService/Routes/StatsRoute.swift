@@ -11,7 +11,8 @@ extension ProgressService {
     func statistics(_ request: HTTPRequest, rawArticle: Substring) throws(APIError) -> Reply {
         guard let article = percentDecode(rawArticle), !article.isEmpty else {
             throw APIError(
-                status: 400, code: "invalid_path", message: "the article id is not valid percent-encoded UTF-8",
+                status: 400, code: "invalid_path",
+                message: "the article id is not valid percent-encoded UTF-8",
                 field: "article")
         }
         let query = try QueryParameters(request.query)
@@ -37,9 +38,17 @@ extension ProgressService {
         w.key("metric")
         w.string(metric.rawValue)
         w.key("from")
-        if let from { w.string(EventTime.format(Int64(from) * 86_400_000).prefix(10).description) } else { w.null() }
+        if let from {
+            w.string(EventTime.format(Int64(from) * 86_400_000).prefix(10).description)
+        } else {
+            w.null()
+        }
         w.key("to")
-        if let to { w.string(EventTime.format(Int64(to) * 86_400_000).prefix(10).description) } else { w.null() }
+        if let to {
+            w.string(EventTime.format(Int64(to) * 86_400_000).prefix(10).description)
+        } else {
+            w.null()
+        }
         w.key("readers")
         w.integer(stats.readers)
         w.key("unscrollableReaders")

@@ -58,7 +58,8 @@ public struct APIError: Error, Sendable, Equatable {
         headers: [Header(name: "WWW-Authenticate", value: "Bearer realm=\"reading-progress\"")])
 
     static func bodyTooLarge(limit: Int) -> APIError {
-        APIError(status: 413, code: "body_too_large", message: "request body is over the limit of \(limit) bytes")
+        APIError(
+            status: 413, code: "body_too_large", message: "request body is over the limit of \(limit) bytes")
     }
 
     static func batchTooLarge(count: Int) -> APIError {

@@ -35,7 +35,8 @@ public final class Metrics: Sendable {
     /// The Prometheus text exposition format, version 0.0.4.
     func render(storeSizeBytes: Int64, storeWritable: Bool) -> String {
         var out = ""
-        out += "# HELP reading_progress_http_requests_total HTTP requests answered, by route, method and status.\n"
+        out +=
+            "# HELP reading_progress_http_requests_total HTTP requests answered, by route, method and status.\n"
         out += "# TYPE reading_progress_http_requests_total counter\n"
         let counts = requests.withLock { $0 }.sorted {
             ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status)
@@ -46,9 +47,12 @@ public final class Metrics: Sendable {
         }
         out += "# HELP reading_progress_events_total Events received, by result.\n"
         out += "# TYPE reading_progress_events_total counter\n"
-        out += "reading_progress_events_total{result=\"accepted\"} \(eventsAccepted.load(ordering: .relaxed))\n"
-        out += "reading_progress_events_total{result=\"rejected\"} \(eventsRejected.load(ordering: .relaxed))\n"
-        out += "reading_progress_events_total{result=\"duplicate\"} \(eventsDuplicate.load(ordering: .relaxed))\n"
+        out +=
+            "reading_progress_events_total{result=\"accepted\"} \(eventsAccepted.load(ordering: .relaxed))\n"
+        out +=
+            "reading_progress_events_total{result=\"rejected\"} \(eventsRejected.load(ordering: .relaxed))\n"
+        out +=
+            "reading_progress_events_total{result=\"duplicate\"} \(eventsDuplicate.load(ordering: .relaxed))\n"
         out += requestSeconds.render(
             name: "reading_progress_http_request_duration_seconds",
             help: "Time from a whole request to its answer.")
@@ -67,7 +71,9 @@ public final class Metrics: Sendable {
 
 /// A Prometheus histogram with fixed buckets from 100 µs to 10 s.
 final class Histogram: Sendable {
-    static let bounds: [Double] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10]
+    static let bounds: [Double] = [
+        0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10,
+    ]
 
     private struct State {
         var buckets = [Int](repeating: 0, count: Histogram.bounds.count)

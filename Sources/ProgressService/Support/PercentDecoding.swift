@@ -7,7 +7,8 @@ func percentDecode(_ text: Substring, plusIsSpace: Bool = false) -> String? {
     while let byte = iterator.next() {
         switch byte {
         case UInt8(ascii: "%"):
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue)
+            else {
                 return nil
             }
             bytes.append(high << 4 | low)
@@ -40,7 +41,8 @@ struct QueryParameters: Sendable {
             guard let name = percentDecode(parts[0], plusIsSpace: true),
                 let value = percentDecode(parts.count > 1 ? parts[1] : "", plusIsSpace: true)
             else {
-                throw .invalidQuery("the query string is not valid percent-encoded UTF-8", field: String(parts[0]))
+                throw .invalidQuery(
+                    "the query string is not valid percent-encoded UTF-8", field: String(parts[0]))
             }
             guard values[name] == nil else {
                 throw .invalidQuery("\(name) is given more than once", field: name)
@@ -66,7 +68,8 @@ struct QueryParameters: Sendable {
     func integer(_ name: String, in range: ClosedRange<Int>) throws(APIError) -> Int? {
         guard let text = values[name] else { return nil }
         guard let value = Int(text), range.contains(value) else {
-            throw .invalidQuery("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)", field: name)
+            throw .invalidQuery(
+                "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)", field: name)
         }
         return value
     }

@@ -31,11 +31,18 @@ struct HTTPClient: Sendable {
         try send(method: "GET", target: target, headers: headers, body: [])
     }
 
-    func post(_ target: String, json: String, contentType: String = "application/json", headers: [(String, String)] = []) throws -> Response {
-        try send(method: "POST", target: target, headers: [("Content-Type", contentType)] + headers, body: Array(json.utf8))
+    func post(
+        _ target: String, json: String, contentType: String = "application/json",
+        headers: [(String, String)] = []
+    ) throws -> Response {
+        try send(
+            method: "POST", target: target, headers: [("Content-Type", contentType)] + headers,
+            body: Array(json.utf8))
     }
 
-    func send(method: String, target: String, headers: [(String, String)] = [], body: [UInt8]) throws -> Response {
+    func send(method: String, target: String, headers: [(String, String)] = [], body: [UInt8]) throws
+        -> Response
+    {
         let connection = try Connection(port: port)
         return try connection.exchange(method: method, target: target, headers: headers, body: body)
     }
@@ -70,7 +77,9 @@ final class Connection: @unchecked Sendable {
     func write(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes[offset...].withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             guard sent > 0 else { throw TestFailure("send() failed: errno \(errno)") }
             offset += sent
         }
@@ -78,7 +87,9 @@ final class Connection: @unchecked Sendable {
 
     func write(_ text: String) throws { try write(Array(text.utf8)) }
 
-    func exchange(method: String, target: String, headers: [(String, String)], body: [UInt8]) throws -> HTTPClient.Response {
+    func exchange(method: String, target: String, headers: [(String, String)], body: [UInt8]) throws
+        -> HTTPClient.Response
+    {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if !body.isEmpty || method == "POST" { head += "Content-Length: \(body.count)\r\n" }
@@ -97,12 +108,19 @@ final class Connection: @unchecked Sendable {
                 var lines = head.components(separatedBy: "\r\n")
                 let statusLine = lines.removeFirst()
                 let parts = statusLine.split(separator: " ")
-                guard parts.count >= 2, let status = Int(parts[1]) else { throw TestFailure("bad status line \(statusLine)") }
+                guard parts.count >= 2, let status = Int(parts[1]) else {
+                    throw TestFailure("bad status line \(statusLine)")
+                }
                 let headers = lines.compactMap { line -> (name: String, value: String)? in
                     guard let colon = line.firstIndex(of: ":") else { return nil }
-                    return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+                    return (
+                        String(line[..<colon]),
+                        line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                    )
                 }
-                let length = isHead || status == 204 || status == 100 ? 0
+                let length =
+                    isHead || status == 204 || status == 100
+                    ? 0
                     : Int(headers.first { $0.name.lowercased() == "content-length" }?.value ?? "0") ?? 0
                 let bodyStart = end + 4
                 while buffer.count < bodyStart + length { try fill() }
@@ -129,7 +147,8 @@ final class Connection: @unchecked Sendable {
 
     private func headerEnd() -> Int? {
         guard buffer.count >= 4 else { return nil }
-        for i in 0...(buffer.count - 4) where buffer[i] == 13 && buffer[i + 1] == 10 && buffer[i + 2] == 13 && buffer[i + 3] == 10 {
+        for i in 0...(buffer.count - 4)
+        where buffer[i] == 13 && buffer[i + 1] == 10 && buffer[i + 2] == 13 && buffer[i + 3] == 10 {
             return i
         }
         return nil

@@ -42,7 +42,9 @@ enum Scenario {
     }
 
     static func quote(_ text: String) -> String {
-        String(decoding: try! JSONSerialization.data(withJSONObject: text, options: .fragmentsAllowed), as: UTF8.self)
+        String(
+            decoding: try! JSONSerialization.data(withJSONObject: text, options: .fragmentsAllowed),
+            as: UTF8.self)
     }
 
     /// Percent-encodes an article id as one path segment.

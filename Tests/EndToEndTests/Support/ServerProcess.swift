@@ -30,7 +30,8 @@ final class ServerProcess: @unchecked Sendable {
         process.standardError = stderrPipe
         try process.run()
         let line = try Self.readLine(stdout.fileHandleForReading, timeout: 30)
-        guard line.hasPrefix("listening on http://"), let port = line.split(separator: ":").last.flatMap({ UInt16($0) })
+        guard line.hasPrefix("listening on http://"),
+            let port = line.split(separator: ":").last.flatMap({ UInt16($0) })
         else {
             process.terminate()
             throw TestFailure("server did not start: '\(line)'")
@@ -88,7 +89,8 @@ final class TemporaryDirectory: @unchecked Sendable {
     let url: URL
 
     init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("reading-progress-e2e-\(UUID().uuidString)")
+        url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "reading-progress-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
