@@ -83,7 +83,14 @@ public final class ProgressService: HTTPResponder {
             readQueue.async { [self] in
                 finish(Result { () throws(APIError) in try statistics(request, rawArticle: rawArticle) })
             }
-        case .healthz: finish(.success(health()))
+        case .healthz:
+            guard store.isWritable else {
+                // After a failed write, a probe decides: the cause may be gone while no
+                // event has arrived to find out.
+                store.probe { [self] writable in finish(.success(health(writable: writable))) }
+                return
+            }
+            finish(.success(health(writable: true)))
         case .metrics: finish(.success(metricsText()))
         }
     }

@@ -1,9 +1,9 @@
 extension ProgressService {
     /// `GET /healthz` (SPEC §7): 200 while the store accepts writes, else 503.
-    func health() -> Reply {
+    func health(writable: Bool) -> Reply {
         var w = JSONWriter()
         w.beginObject()
-        if store.isWritable {
+        if writable {
             w.key("status")
             w.string("ok")
             w.endObject()
