@@ -14,12 +14,16 @@ extension SQLiteStore {
         public var idRetentionMs: Int64
         /// How often, at most, ids older than `idRetentionMs` are deleted.
         public var pruneIntervalMs: Int64
+        /// Whether each commit waits for fsync (`synchronous=FULL`): an acknowledged event then
+        /// survives a power cut too, not only the process being killed, at the disk's fsync
+        /// latency per group.
+        public var fsyncEachCommit: Bool
         /// The wall clock in ms since the epoch, against which event ids age. Tests move it.
         public var clock: @Sendable () -> Int64
 
         public init(
             maxPageCount: Int? = nil, readConnections: Int = 4, busyTimeoutMs: Int32 = 5_000,
-            idRetentionMs: Int64 = 86_400_000, pruneIntervalMs: Int64 = 60_000,
+            idRetentionMs: Int64 = 86_400_000, pruneIntervalMs: Int64 = 60_000, fsyncEachCommit: Bool = false,
             clock: @escaping @Sendable () -> Int64 = Options.wallClockMs
         ) {
             self.maxPageCount = maxPageCount
@@ -27,6 +31,7 @@ extension SQLiteStore {
             self.busyTimeoutMs = busyTimeoutMs
             self.idRetentionMs = idRetentionMs
             self.pruneIntervalMs = pruneIntervalMs
+            self.fsyncEachCommit = fsyncEachCommit
             self.clock = clock
         }
 

@@ -23,7 +23,11 @@ enum Scenario {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss'Z'"
-        return formatter.string(from: Date(timeIntervalSince1970: Double(ms) / 1000))
+        let seconds = formatter.string(from: Date(timeIntervalSince1970: Double(ms / 1000)))
+        // Milliseconds appear only when there are some, as the API writes them.
+        let millis = ms % 1000
+        guard millis != 0 else { return seconds }
+        return seconds.dropLast() + "." + String(String(millis + 1000).dropFirst()) + "Z"
     }
 
     /// A vertical event: content 2000 tall in a 1000 tall container unless told otherwise, so
