@@ -14,6 +14,7 @@ struct Options {
     var perIPConnectionLimit: UInt32 = 256
     var threads = ProcessInfo.processInfo.activeProcessorCount
     var logRequests = true
+    var fsyncCommits = false
 
     struct Invalid: Error {
         var message: String
@@ -35,6 +36,10 @@ struct Options {
         ("--per-ip-connection-limit", "N", "open connections one address may hold (default 256)"),
         ("--threads", "N", "HTTP worker threads (default: the number of cores)"),
         ("--log-requests", "true|false", "one log line per request on standard error (default true)"),
+        (
+            "--fsync-commits", "true|false",
+            "fsync every SQLite commit, so acknowledged events survive a power cut too, not only kill -9 (default false)"
+        ),
     ]
 
     static func environmentName(of flag: String) -> String {
@@ -101,6 +106,9 @@ struct Options {
         case "--log-requests":
             guard let enabled = Bool(value) else { throw bad() }
             logRequests = enabled
+        case "--fsync-commits":
+            guard let enabled = Bool(value) else { throw bad() }
+            fsyncCommits = enabled
         default:
             throw Invalid(message: "unknown option \(flag)")
         }

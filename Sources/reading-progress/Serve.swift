@@ -10,7 +10,7 @@ func serve(_ options: Options) -> Int32 {
     let log = RequestLog(enabled: options.logRequests)
     let store: any ProgressStore
     do {
-        store = try openStore(options.store)
+        store = try openStore(options.store, fsyncCommits: options.fsyncCommits)
     } catch {
         log.lifecycle("cannot open store \(options.store): \(error)")
         return 1
@@ -61,9 +61,12 @@ func serve(_ options: Options) -> Int32 {
     return 0
 }
 
-private func openStore(_ url: String) throws -> any ProgressStore {
+private func openStore(_ url: String, fsyncCommits: Bool) throws -> any ProgressStore {
     if url == "memory:" { return try SQLiteStore(path: ":memory:") }
-    if url.hasPrefix("sqlite:") { return try SQLiteStore(path: String(url.dropFirst("sqlite:".count))) }
+    if url.hasPrefix("sqlite:") {
+        let options = SQLiteStore.Options(fsyncEachCommit: fsyncCommits)
+        return try SQLiteStore(path: String(url.dropFirst("sqlite:".count)), options: options)
+    }
     throw StoreError(code: 0, message: "the PostgreSQL store is not available in this build")
 }
 
