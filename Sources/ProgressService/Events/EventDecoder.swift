@@ -46,27 +46,25 @@ struct EventDecoder {
         }
         let engagedMs = try integer(present(value["engagedMs"]), "engagedMs", in: 0...Self.engagedMsMax) ?? 0
         let timeMs = try EventTime.parse(present(value["time"]))
-        let id = try optionalString(value["id"], "id", maxBytes: Self.idMaxBytes)
+        let id = requireIdentity ? try optionalString(value["id"], "id", maxBytes: Self.idMaxBytes) : nil
         return DecodedEvent(
             article: article ?? "", reader: reader ?? "", geometry: geometry, engagedMs: engagedMs,
             timeMs: timeMs, id: id)
     }
 
     private func identity(_ object: JSONValue, _ field: String, maxBytes: Int) throws(APIError) -> String? {
-        guard requireIdentity else {
-            return try optionalString(object[field], field, maxBytes: maxBytes, ignoreType: true)
-        }
+        // `/v1/progress` ignores who is reading (SPEC §4): nothing to check.
+        guard requireIdentity else { return nil }
         guard let value = present(object[field]) else {
             throw .invalidEvent("\(field) is required", field: field)
         }
         return try checkedString(value, field, maxBytes: maxBytes)
     }
 
-    private func optionalString(
-        _ value: JSONValue?, _ field: String, maxBytes: Int, ignoreType: Bool = false
-    ) throws(APIError) -> String? {
+    private func optionalString(_ value: JSONValue?, _ field: String, maxBytes: Int) throws(APIError)
+        -> String?
+    {
         guard let value = present(value) else { return nil }
-        if ignoreType, case .string = value {} else if ignoreType { return nil }
         return try checkedString(value, field, maxBytes: maxBytes)
     }
 
