@@ -8,9 +8,15 @@ final class ServerCore: Sendable {
     let responder: any HTTPResponder
     let maxBodyBytes: Int
     /// Requests handed to the responder whose completion libmicrohttpd has not yet reported.
-    let inFlight = Atomic<Int>(0)
+    /// ``HTTPServer/stop()`` waits for them, and answers the stragglers itself, because
+    /// libmicrohttpd forbids `MHD_stop_daemon` while a connection is suspended.
+    let pending = Mutex<[ObjectIdentifier: RequestContext]>([:])
     /// Set once stopping: answers then close their connection instead of keeping it alive.
     let draining = Atomic<Bool>(false)
+    /// Set when stopping has waited long enough: requests then get ``unavailable`` without
+    /// reaching the responder.
+    let refusing = Atomic<Bool>(false)
+    static let unavailable = HTTPResponse(status: 503, headers: [(name: "Connection", value: "close")])
     let resumeGate = ResumeGate()
 
     init(responder: any HTTPResponder, maxBodyBytes: Int) {
@@ -68,10 +74,14 @@ final class ServerCore: Sendable {
     private func dispatch(_ context: RequestContext) -> MHD_Result {
         context.stage = .dispatched
         context.isInFlight = true
-        inFlight.add(1, ordering: .relaxed)
-        let request = context.request
-        context.request.body = []
-        responder.respond(to: request) { [context] response in context.deliver(response) }
+        pending.withLock { $0[ObjectIdentifier(context)] = context }
+        if refusing.load(ordering: .sequentiallyConsistent) {
+            context.deliver(Self.unavailable)
+        } else {
+            let request = context.request
+            context.request.body = []
+            responder.respond(to: request) { [context] response in context.deliver(response) }
+        }
         guard let response = context.takeReplyOrSuspend() else { return .YES }
         context.stage = .answered
         return queue(response, on: context.connection, closing: false)
@@ -87,7 +97,18 @@ final class ServerCore: Sendable {
     /// Called from the request-completed callback, for every request the URI logger saw.
     func complete(_ context: RequestContext) {
         context.finish()
-        if context.isInFlight { inFlight.subtract(1, ordering: .relaxed) }
+        if context.isInFlight {
+            _ = pending.withLock { $0.removeValue(forKey: ObjectIdentifier(context)) }
+        }
+    }
+
+    /// Answers every request still waiting for the responder with ``unavailable``, and every
+    /// later one without asking the responder.
+    func refusePending() {
+        refusing.store(true, ordering: .sequentiallyConsistent)
+        for context in pending.withLock({ Array($0.values) }) {
+            context.deliver(Self.unavailable)
+        }
     }
 
     /// Wakes a suspended connection whose reply has arrived, unless the daemon is stopping.
