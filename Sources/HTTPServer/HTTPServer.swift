@@ -94,7 +94,9 @@ public final class HTTPServer: Sendable {
     private func waitForPendingRequests(seconds: Double) -> Bool {
         let pollMicroseconds: UInt32 = 5_000
         var waited = 0.0
-        while !core.pending.withLock({ $0.isEmpty }) {
+        while core.dispatching.load(ordering: .sequentiallyConsistent) > 0
+            || !core.pending.withLock({ $0.isEmpty })
+        {
             guard waited < seconds else { return false }
             usleep(pollMicroseconds)
             waited += Double(pollMicroseconds) / 1_000_000

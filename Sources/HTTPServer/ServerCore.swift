@@ -1,13 +1,19 @@
 import CMicroHTTPD
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// What the libmicrohttpd callbacks need: the responder, the limits and the shutdown state.
 ///
 /// The daemon holds it unretained; ``HTTPServer`` keeps it alive until `MHD_stop_daemon` returns.
 final class ServerCore: Sendable {
     let responder: any HTTPResponder
     let maxBodyBytes: Int
-    /// Requests handed to the responder whose completion libmicrohttpd has not yet reported.
+    /// Requests suspended to wait for their reply, until libmicrohttpd reports them complete.
     /// ``HTTPServer/stop()`` waits for them, and answers the stragglers itself, because
     /// libmicrohttpd forbids `MHD_stop_daemon` while a connection is suspended.
     let pending = Mutex<[ObjectIdentifier: RequestContext]>([:])
@@ -16,6 +22,9 @@ final class ServerCore: Sendable {
     /// Set when stopping has waited long enough: requests then get ``unavailable`` without
     /// reaching the responder.
     let refusing = Atomic<Bool>(false)
+    /// Requests inside ``dispatch(_:)``: between reaching the responder and being either
+    /// answered or registered in ``pending``.
+    let dispatching = Atomic<Int>(0)
     static let unavailable = HTTPResponse(status: 503, headers: [(name: "Connection", value: "close")])
     let resumeGate = ResumeGate()
 
@@ -72,9 +81,9 @@ final class ServerCore: Sendable {
     /// Hands the complete request to the responder; queues its answer at once if it replied
     /// synchronously, otherwise suspends the connection until it does.
     private func dispatch(_ context: RequestContext) -> MHD_Result {
+        dispatching.add(1, ordering: .sequentiallyConsistent)
+        defer { dispatching.subtract(1, ordering: .sequentiallyConsistent) }
         context.stage = .dispatched
-        context.isInFlight = true
-        pending.withLock { $0[ObjectIdentifier(context)] = context }
         if refusing.load(ordering: .sequentiallyConsistent) {
             context.deliver(Self.unavailable)
         } else {
@@ -87,6 +96,12 @@ final class ServerCore: Sendable {
         return queue(response, on: context.connection, closing: false)
     }
 
+    /// Records a request about to be suspended, so ``HTTPServer/stop()`` can find it. Only
+    /// suspended requests are registered, which keeps synchronous answers off the shared lock.
+    func register(_ context: RequestContext) {
+        pending.withLock { $0[ObjectIdentifier(context)] = context }
+    }
+
     private func answerTooLarge(_ context: RequestContext) -> MHD_Result {
         context.stage = .answered
         context.request.body = []
@@ -97,15 +112,19 @@ final class ServerCore: Sendable {
     /// Called from the request-completed callback, for every request the URI logger saw.
     func complete(_ context: RequestContext) {
         context.finish()
-        if context.isInFlight {
+        if context.isPending {
             _ = pending.withLock { $0.removeValue(forKey: ObjectIdentifier(context)) }
         }
     }
 
     /// Answers every request still waiting for the responder with ``unavailable``, and every
     /// later one without asking the responder.
+    ///
+    /// Once it returns no request can be suspended any more: a dispatch that began before
+    /// `refusing` was set has finished (and registered), and later ones answer synchronously.
     func refusePending() {
         refusing.store(true, ordering: .sequentiallyConsistent)
+        while dispatching.load(ordering: .sequentiallyConsistent) > 0 { sched_yield() }
         for context in pending.withLock({ Array($0.values) }) {
             context.deliver(Self.unavailable)
         }
