@@ -20,8 +20,10 @@ public final class HTTPServer: Sendable {
     private let core: ServerCore
     private let state = Mutex(State.idle)
 
-    /// How long ``stop()`` waits for requests in flight before closing their connections.
+    /// How long ``stop()`` waits for requests in flight before answering them with 503.
     static let drainTimeoutSeconds = 10.0
+    /// How long ``stop()`` then gives those 503 answers to go out.
+    static let refusalTimeoutSeconds = 1.0
 
     /// Creates a server; nothing listens until ``start()``.
     public init(configuration: HTTPServerConfiguration, responder: any HTTPResponder) {
@@ -68,7 +70,8 @@ public final class HTTPServer: Sendable {
     /// Stops the server: stops accepting connections, waits (up to 10 seconds) for requests
     /// already handed to the responder to be answered, then closes every connection.
     ///
-    /// Answers sent while draining carry `Connection: close`. Calling it again does nothing.
+    /// Answers sent while draining carry `Connection: close`. Requests the responder has not
+    /// answered in time get an empty 503. Blocks until done; calling it again does nothing.
     public func stop() {
         let running: OpaquePointer? = state.withLock { state in
             defer { state = .stopped }
@@ -79,17 +82,25 @@ public final class HTTPServer: Sendable {
         core.draining.store(true, ordering: .relaxed)
         let listener = MHD_quiesce_daemon(daemon)
         if listener >= 0 { close(listener) }
-        waitForRequestsInFlight()
+        if !waitForPendingRequests(seconds: Self.drainTimeoutSeconds) {
+            core.refusePending()
+            _ = waitForPendingRequests(seconds: Self.refusalTimeoutSeconds)
+        }
         core.resumeGate.close()
         MHD_stop_daemon(daemon)
     }
 
-    private func waitForRequestsInFlight() {
+    /// Whether every request handed to the responder completed within `seconds`.
+    private func waitForPendingRequests(seconds: Double) -> Bool {
         let pollMicroseconds: UInt32 = 5_000
         var waited = 0.0
-        while core.inFlight.load(ordering: .relaxed) > 0 && waited < Self.drainTimeoutSeconds {
+        while core.dispatching.load(ordering: .sequentiallyConsistent) > 0
+            || !core.pending.withLock({ $0.isEmpty })
+        {
+            guard waited < seconds else { return false }
             usleep(pollMicroseconds)
             waited += Double(pollMicroseconds) / 1_000_000
         }
+        return true
     }
 }

@@ -34,8 +34,8 @@ final class RequestContext: @unchecked Sendable {
     let target: String
     var stage = Stage.headers
     var request = HTTPRequest(method: "", path: "")
-    /// Whether the responder has the request (so ``HTTPServer/stop()`` waits for it).
-    var isInFlight = false
+    /// Whether the request was suspended for its reply (and is in ``ServerCore/pending``).
+    var isPending = false
     let reply = Mutex(Reply.responding)
 
     init(connection: OpaquePointer, server: ServerCore, target: String) {
@@ -91,6 +91,10 @@ final class RequestContext: @unchecked Sendable {
                 return response
             }
             state = .suspended
+            if !isPending {
+                isPending = true
+                server.register(self)
+            }
             MHD_suspend_connection(connection)
             return nil
         }

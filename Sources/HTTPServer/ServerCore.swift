@@ -1,16 +1,31 @@
 import CMicroHTTPD
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// What the libmicrohttpd callbacks need: the responder, the limits and the shutdown state.
 ///
 /// The daemon holds it unretained; ``HTTPServer`` keeps it alive until `MHD_stop_daemon` returns.
 final class ServerCore: Sendable {
     let responder: any HTTPResponder
     let maxBodyBytes: Int
-    /// Requests handed to the responder whose completion libmicrohttpd has not yet reported.
-    let inFlight = Atomic<Int>(0)
+    /// Requests suspended to wait for their reply, until libmicrohttpd reports them complete.
+    /// ``HTTPServer/stop()`` waits for them, and answers the stragglers itself, because
+    /// libmicrohttpd forbids `MHD_stop_daemon` while a connection is suspended.
+    let pending = Mutex<[ObjectIdentifier: RequestContext]>([:])
     /// Set once stopping: answers then close their connection instead of keeping it alive.
     let draining = Atomic<Bool>(false)
+    /// Set when stopping has waited long enough: requests then get ``unavailable`` without
+    /// reaching the responder.
+    let refusing = Atomic<Bool>(false)
+    /// Requests inside ``dispatch(_:)``: between reaching the responder and being either
+    /// answered or registered in ``pending``.
+    let dispatching = Atomic<Int>(0)
+    static let unavailable = HTTPResponse(status: 503, headers: [(name: "Connection", value: "close")])
     let resumeGate = ResumeGate()
 
     init(responder: any HTTPResponder, maxBodyBytes: Int) {
@@ -66,15 +81,25 @@ final class ServerCore: Sendable {
     /// Hands the complete request to the responder; queues its answer at once if it replied
     /// synchronously, otherwise suspends the connection until it does.
     private func dispatch(_ context: RequestContext) -> MHD_Result {
+        dispatching.add(1, ordering: .sequentiallyConsistent)
+        defer { dispatching.subtract(1, ordering: .sequentiallyConsistent) }
         context.stage = .dispatched
-        context.isInFlight = true
-        inFlight.add(1, ordering: .relaxed)
-        let request = context.request
-        context.request.body = []
-        responder.respond(to: request) { [context] response in context.deliver(response) }
+        if refusing.load(ordering: .sequentiallyConsistent) {
+            context.deliver(Self.unavailable)
+        } else {
+            let request = context.request
+            context.request.body = []
+            responder.respond(to: request) { [context] response in context.deliver(response) }
+        }
         guard let response = context.takeReplyOrSuspend() else { return .YES }
         context.stage = .answered
         return queue(response, on: context.connection, closing: false)
+    }
+
+    /// Records a request about to be suspended, so ``HTTPServer/stop()`` can find it. Only
+    /// suspended requests are registered, which keeps synchronous answers off the shared lock.
+    func register(_ context: RequestContext) {
+        pending.withLock { $0[ObjectIdentifier(context)] = context }
     }
 
     private func answerTooLarge(_ context: RequestContext) -> MHD_Result {
@@ -87,7 +112,22 @@ final class ServerCore: Sendable {
     /// Called from the request-completed callback, for every request the URI logger saw.
     func complete(_ context: RequestContext) {
         context.finish()
-        if context.isInFlight { inFlight.subtract(1, ordering: .relaxed) }
+        if context.isPending {
+            _ = pending.withLock { $0.removeValue(forKey: ObjectIdentifier(context)) }
+        }
+    }
+
+    /// Answers every request still waiting for the responder with ``unavailable``, and every
+    /// later one without asking the responder.
+    ///
+    /// Once it returns no request can be suspended any more: a dispatch that began before
+    /// `refusing` was set has finished (and registered), and later ones answer synchronously.
+    func refusePending() {
+        refusing.store(true, ordering: .sequentiallyConsistent)
+        while dispatching.load(ordering: .sequentiallyConsistent) > 0 { sched_yield() }
+        for context in pending.withLock({ Array($0.values) }) {
+            context.deliver(Self.unavailable)
+        }
     }
 
     /// Wakes a suspended connection whose reply has arrived, unless the daemon is stopping.

@@ -1,1 +1,65 @@
-print("bench-ceiling: not built yet")
+// bench-ceiling: a bare libmicrohttpd server, configured like the service's HTTP layer, that
+// answers every request with 204. Its throughput is the ceiling the service is measured against.
+import CMicroHTTPD
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+func fail(_ message: String) -> Never {
+    let line = Array("bench-ceiling: \(message)\n".utf8)
+    _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+    exit(2)
+}
+
+var port: UInt16 = 8090
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--port":
+        guard let value = arguments.popFirst().flatMap({ UInt16($0) }) else {
+            fail("--port needs a number from 0 to 65535")
+        }
+        port = value
+    case "--help", "-h":
+        print("usage: bench-ceiling [--port N]   (default 8090; 0 picks a free port)")
+        exit(0)
+    default:
+        fail("unknown argument \(argument)")
+    }
+}
+
+// Block the stop signals before any thread starts, so every thread inherits the mask and
+// sigwait below is the only place they are delivered.
+var stopSignals = sigset_t()
+sigemptyset(&stopSignals)
+sigaddset(&stopSignals, SIGINT)
+sigaddset(&stopSignals, SIGTERM)
+pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+
+var address = sockaddr_in()
+address.sin_family = sa_family_t(AF_INET)
+address.sin_port = port.bigEndian
+address.sin_addr.s_addr = inet_addr("127.0.0.1")
+
+let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+let started: OpaquePointer? = withUnsafePointer(to: &address) { pointer in
+    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+        var options = cmhd_daemon_options(
+            listen_fd: -1, bind_address: socketAddress, port: port, threads: UInt32(cores),
+            connection_timeout_seconds: 30, per_ip_connection_limit: 256, connection_limit: 10_000,
+            uri_log: nil, uri_log_cls: nil, completed: nil, completed_cls: nil)
+        let flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+        return cmhd_start_daemon(UInt32(flags), &options, BareHandler.access, nil)
+    }
+}
+guard let daemon = started else {
+    fail("cannot listen on 127.0.0.1:\(port): \(String(cString: strerror(errno)))")
+}
+
+print("listening on http://127.0.0.1:\(cmhd_bound_port(daemon))")
+fflush(nil)
+
+var received: Int32 = 0
+sigwait(&stopSignals, &received)
+MHD_stop_daemon(daemon)
