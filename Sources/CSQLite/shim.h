@@ -8,6 +8,11 @@ static inline int csqlite_bind_text_transient(sqlite3_stmt *stmt, int index, con
     return sqlite3_bind_text(stmt, index, text, bytes, SQLITE_TRANSIENT);
 }
 
+/// Blobs too are bound with SQLITE_TRANSIENT (SQLite copies them).
+static inline int csqlite_bind_blob_transient(sqlite3_stmt *stmt, int index, const void *bytes, int count) {
+    return sqlite3_bind_blob(stmt, index, bytes, count, SQLITE_TRANSIENT);
+}
+
 static inline int csqlite_config_multithread(void) {
     return sqlite3_config(SQLITE_CONFIG_MULTITHREAD);
 }

@@ -64,6 +64,13 @@ public protocol ProgressStore: AnyObject, Sendable {
     /// article never had an event (in any range).
     func readers(of article: String, in days: DayRange) throws(StoreError) -> [ReaderSummary]?
 
+    /// SPEC §5's figures for `article` over `days`, or `nil` when it never had an event. Stores
+    /// that keep counters up to date answer the default query without visiting every reader.
+    func statistics(
+        of article: String, in days: DayRange, metric: ArticleStatistics.Metric, threshold: Double,
+        minEngagedSeconds: Double
+    ) throws(StoreError) -> ArticleStatistics?
+
     /// One row per article that ever had an event, with its figures over `days` (SPEC §5's
     /// listing). `threshold` decides completion; readers count as in the stats route with
     /// `metric=progress` and `minEngagedSeconds=0`. Articles with no event in range come with
@@ -85,6 +92,17 @@ public protocol ProgressStore: AnyObject, Sendable {
 }
 
 extension ProgressStore {
+    /// Folds the readers and computes; right for any store, fast for none.
+    public func statistics(
+        of article: String, in days: DayRange, metric: ArticleStatistics.Metric, threshold: Double,
+        minEngagedSeconds: Double
+    ) throws(StoreError) -> ArticleStatistics? {
+        try readers(of: article, in: days).map {
+            ArticleStatistics.compute(
+                readers: $0, metric: metric, threshold: threshold, minEngagedSeconds: minEngagedSeconds)
+        }
+    }
+
     /// Stores without a way to probe report ``isWritable`` as it is.
     public func probe(completion: (@Sendable (Bool) -> Void)?) {
         completion?(isWritable)

@@ -20,16 +20,15 @@ extension ProgressService {
         let threshold = try query.number("threshold", in: 0...1) ?? configuration.completionThreshold
         let minEngagedSeconds = try query.number("minEngagedSeconds", in: 0...1e12) ?? 0
         let (from, to) = try query.dayRange()
-        let readers: [ReaderSummary]?
+        let found: ArticleStatistics?
         do {
-            readers = try store.readers(of: article, in: DayRange(from: from, to: to))
+            found = try store.statistics(
+                of: article, in: DayRange(from: from, to: to), metric: metric == .progress ? .progress : .seenDepth,
+                threshold: threshold, minEngagedSeconds: minEngagedSeconds)
         } catch {
             throw .storeUnavailable(error.message)
         }
-        guard let readers else { throw .unknownArticle(article) }
-        let stats = ArticleStatistics.compute(
-            readers: readers, metric: metric == .progress ? .progress : .seenDepth, threshold: threshold,
-            minEngagedSeconds: minEngagedSeconds)
+        guard let stats = found else { throw .unknownArticle(article) }
 
         var w = JSONWriter(capacity: 2048)
         w.beginObject()

@@ -67,6 +67,11 @@ final class SQLiteConnection: @unchecked Sendable {
         return statement
     }
 
+    /// The rowid of the last row this connection inserted.
+    var lastInsertRowID: Int64 {
+        db.map { sqlite3_last_insert_rowid($0) } ?? 0
+    }
+
     /// Whether the connection is outside any transaction (SQLite may end one by itself on error).
     var isAutocommit: Bool {
         db.map { sqlite3_get_autocommit($0) != 0 } ?? true

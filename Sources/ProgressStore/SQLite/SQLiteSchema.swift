@@ -36,11 +36,33 @@ enum SQLiteSchema {
         """
     ]
 
+    /// The event log's own database, beside the state database: what a commit writes before
+    /// the answer goes out. One row per group; the folder moves rows into `reader_days` and
+    /// deletes them. AUTOINCREMENT, because a plain rowid would start again at 1 once the
+    /// folder has emptied the table, behind the `folded_seq` the state database remembers.
+    static let logMigrations: [String] = [
+        // Version 1.
+        """
+        CREATE TABLE event_log (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            committed_ms INTEGER NOT NULL,
+            events BLOB NOT NULL
+        );
+        CREATE TABLE meta (
+            key TEXT PRIMARY KEY,
+            value ANY
+        ) WITHOUT ROWID;
+        """
+    ]
+
     static var currentVersion: Int64 { Int64(migrations.count) }
 
-    /// Brings the database of `connection` to ``currentVersion`` in one transaction.
+    /// Brings the database of `connection` to the last of `migrations` in one transaction.
     /// A database from a newer release is refused rather than misread.
-    static func migrate(_ connection: SQLiteConnection) throws(StoreError) {
+    static func migrate(_ connection: SQLiteConnection, with migrations: [String] = migrations)
+        throws(StoreError)
+    {
+        let currentVersion = Int64(migrations.count)
         try connection.transaction { () throws(StoreError) in
             let version = try connection.integer("PRAGMA user_version")
             guard version <= currentVersion else {

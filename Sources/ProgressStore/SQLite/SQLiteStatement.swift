@@ -41,6 +41,14 @@ final class SQLiteStatement {
         try sqliteCall(db) { code }
     }
 
+    func bind(_ index: Int32, blob: [UInt8]) throws(StoreError) {
+        let code = blob.withUnsafeBytes { bytes in
+            csqlite_bind_blob_transient(
+                handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count))
+        }
+        try sqliteCall(db) { code }
+    }
+
     /// Runs one step: `true` when a row is ready to read, `false` when the statement is done.
     func step() throws(StoreError) -> Bool {
         try sqliteCall(db) { sqlite3_step(handle) } == SQLITE_ROW
@@ -60,6 +68,12 @@ final class SQLiteStatement {
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
     func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+
+    /// The bytes of a blob column, valid until the next step or reset.
+    func blob(_ column: Int32) -> UnsafeRawBufferPointer {
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return UnsafeRawBufferPointer(start: sqlite3_column_blob(handle, column), count: count)
+    }
 
     func string(_ column: Int32) -> String {
         guard let text = sqlite3_column_text(handle, column) else { return "" }

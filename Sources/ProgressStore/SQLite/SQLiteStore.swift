@@ -14,7 +14,11 @@ public final class SQLiteStore: ProgressStore {
     public let path: String
     private let isInMemory: Bool
     private let queue: GroupCommitQueue<WriteRequest>
-    private let readPool: SQLiteReadPool
+    private let folder: SQLiteFolder
+    /// The log sequence number of the last committed group.
+    private let committedSeq = Locked<Int64>(0)
+    /// Every statistic is read from here; SQLite is where it survives restarts.
+    let index = MemoryIndex()
     private let writable = Locked(true)
     private let closed = Locked(false)
 
@@ -34,38 +38,35 @@ public final class SQLiteStore: ProgressStore {
     public init(path: String, options: Options) throws(StoreError) {
         self.path = path
         self.isInMemory = path == ":memory:"
-        let filename = try Self.filename(for: path)
+        let (stateName, logName) = try Self.filenames(for: path)
 
-        let writeConnection = try SQLiteConnection(filename: filename, busyTimeoutMs: options.busyTimeoutMs)
-        if !isInMemory {
-            // WAL: readers keep reading the last commit while the writer writes.
-            // synchronous=NORMAL (the default): a commit is written to the WAL file before its
-            // completion runs, so it survives the process being killed (SPEC §4's promise),
-            // but the WAL is fsynced only at checkpoints, so a power cut may lose the last
-            // commits. FULL fsyncs every commit (about 9 ms on this machine's disk), which
-            // caps a 64-connection load near 7,000 requests/s even with group commit.
-            try writeConnection.execute("PRAGMA journal_mode = WAL")
-            try writeConnection.execute("PRAGMA synchronous = \(options.fsyncEachCommit ? "FULL" : "NORMAL")")
-            // Reader days are upserted in reader order, which is random: keep the hot part of
-            // the tree in memory (256 MiB at most) rather than re-reading pages per event.
-            try writeConnection.execute("PRAGMA cache_size = -262144")
-        }
-        try SQLiteSchema.migrate(writeConnection)
+        let state = try SQLiteConnection(filename: stateName, busyTimeoutMs: options.busyTimeoutMs)
+        try configure(state, options: options, inMemory: isInMemory)
+        // Reader days are upserted in reader order, which is random: keep the hot part of the
+        // tree in memory (256 MiB at most) rather than re-reading pages per event.
+        try state.execute("PRAGMA cache_size = -262144")
+        try SQLiteSchema.migrate(state)
+
+        let log = try SQLiteConnection(filename: logName, busyTimeoutMs: options.busyTimeoutMs)
+        try configure(log, options: options, inMemory: isInMemory)
+        try SQLiteSchema.migrate(log, with: SQLiteSchema.logMigrations)
         if let pages = options.maxPageCount {
-            try writeConnection.execute("PRAGMA max_page_count = \(pages)")
+            try log.execute("PRAGMA max_page_count = \(pages)")
         }
+        let folderLog = try SQLiteConnection(filename: logName, busyTimeoutMs: options.busyTimeoutMs)
 
-        var readers: [SQLiteConnection] = []
-        for _ in 0..<max(1, options.readConnections) {
-            let reader = try SQLiteConnection(filename: filename, busyTimeoutMs: options.busyTimeoutMs)
-            try reader.execute("PRAGMA query_only = 1")
-            readers.append(reader)
-        }
-        readPool = SQLiteReadPool(connections: readers)
+        let folder = try SQLiteFolder(state: state, log: folderLog, options: options)
+        try Self.restore(index, from: state)
+        var recentIDs = try Self.recentIDs(in: state, since: options.clock() - options.idRetentionMs)
+        try Self.replay(log, after: folder.foldedSeq, into: index, recentIDs: &recentIDs)
 
-        let writer = SQLiteWriter(connection: writeConnection, options: options, writable: writable)
+        let writer = SQLiteWriter(
+            connection: log, options: options, writable: writable, index: index, folder: folder,
+            recentIDs: recentIDs, committedSeq: committedSeq)
+        self.folder = folder
         queue = GroupCommitQueue(
             name: "SQLiteStore writer", process: { writer.process($0) }, finish: { writer.finish() })
+        folder.start()
     }
 
     deinit {
@@ -128,15 +129,25 @@ public final class SQLiteStore: ProgressStore {
         try outcome.current.get()
     }
 
-    /// Bytes on disk: the database file plus its write-ahead log (for memory stores, the pages).
-    public var sizeBytes: Int64 {
-        if isInMemory {
-            let bytes = try? readPool.withConnection { connection throws(StoreError) in
-                try connection.integer("PRAGMA page_count") * connection.integer("PRAGMA page_size")
-            }
-            return bytes ?? 0
+    /// Throws ``StoreError/closed`` once ``close()`` has begun.
+    func requireOpen() throws(StoreError) {
+        if closed.current { throw StoreError.closed }
+    }
+
+    /// Blocks until the folder has moved everything committed so far into `reader_days` (a
+    /// test hook: what is in the log and what is folded are otherwise none of a caller's concern).
+    func waitUntilFolded() {
+        let target = committedSeq.current
+        for _ in 0..<2_000 where folder.foldedSeq < target {
+            usleep(5_000)
         }
-        return [path, path + "-wal"].reduce(0) { total, file in
+    }
+
+    /// Bytes on disk: the state database, the event log, and their write-ahead logs (0 for
+    /// memory stores).
+    public var sizeBytes: Int64 {
+        guard !isInMemory else { return 0 }
+        return [path, path + "-wal", path + "-events", path + "-events-wal"].reduce(0) { total, file in
             let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size]) as? NSNumber
             return total + (size?.int64Value ?? 0)
         }
@@ -151,20 +162,17 @@ public final class SQLiteStore: ProgressStore {
         }
         guard !wasClosed else { return }
         queue.close()
-        readPool.close()
+        folder.stop()
     }
 
-    /// Reads run here, on a pooled read connection.
-    func read<Result>(_ body: (SQLiteConnection) throws(StoreError) -> Result) throws(StoreError) -> Result {
-        try readPool.withConnection(body)
-    }
-
-    /// The name SQLite opens for `path` (connections open with `SQLITE_OPEN_URI`).
-    private static func filename(for path: String) throws(StoreError) -> String {
+    /// The names SQLite opens for the state database and the event log of `path` (connections
+    /// open with `SQLITE_OPEN_URI`): `path` itself and `path-events` beside it.
+    private static func filenames(for path: String) throws(StoreError) -> (state: String, log: String) {
         if path == ":memory:" {
             // The memdb VFS shares one in-memory database among the connections that name it
-            // (a leading "/"), so the read pool sees what the writer commits.
-            return "file:/reading-progress-\(UUID().uuidString)?vfs=memdb"
+            // (a leading "/"), so the folder sees what the writer commits.
+            let name = "file:/reading-progress-\(UUID().uuidString)"
+            return (name + "?vfs=memdb", name + "-events?vfs=memdb")
         }
         let url = URL(fileURLWithPath: path)
         do {
@@ -174,6 +182,22 @@ public final class SQLiteStore: ProgressStore {
             throw StoreError(code: 0, message: "cannot create the folder of \(path): \(error)")
         }
         // A plain path that happens to start with "file:" must not be read as a URI.
-        return path.hasPrefix("file:") ? "./" + path : path
+        let plain = path.hasPrefix("file:") ? "./" + path : path
+        return (plain, plain + "-events")
     }
+}
+
+/// WAL, and the durability of a commit.
+private func configure(_ connection: SQLiteConnection, options: SQLiteStore.Options, inMemory: Bool)
+    throws(StoreError)
+{
+    guard !inMemory else { return }
+    // WAL: the folder reads the log while the writer appends to it.
+    // synchronous=NORMAL (the default): a commit is written to the WAL file before its
+    // completion runs, so it survives the process being killed (SPEC §4's promise), but the WAL
+    // is fsynced only at checkpoints, so a power cut may lose the last commits. FULL fsyncs
+    // every commit (about 9 ms on this machine's disk), which caps a 64-connection load near
+    // 7,000 requests/s even with group commit.
+    try connection.execute("PRAGMA journal_mode = WAL")
+    try connection.execute("PRAGMA synchronous = \(options.fsyncEachCommit ? "FULL" : "NORMAL")")
 }

@@ -1,0 +1,94 @@
+/// The compact binary form of a group's events in the event log: what a commit writes, and
+/// what start-up and the folder read back.
+///
+/// Per event: article and reader as length-prefixed UTF-8, time, progress and seen depth as
+/// their bit patterns, a flags byte (scrollable, has id), engaged ms, then the id when present.
+/// Little-endian throughout. A version byte leads the blob so the layout can change later.
+enum EventLogCodec {
+    static let version: UInt8 = 1
+
+    static func encode(_ events: [EventRecord]) -> [UInt8] {
+        var bytes: [UInt8] = [version]
+        bytes.reserveCapacity(1 + events.count * 64)
+        for event in events {
+            appendString(event.article, to: &bytes)
+            appendString(event.reader, to: &bytes)
+            append(UInt64(bitPattern: event.timeMs), to: &bytes)
+            append(event.progress.bitPattern, to: &bytes)
+            append(event.seenDepth.bitPattern, to: &bytes)
+            bytes.append((event.scrollable ? 1 : 0) | (event.eventID == nil ? 0 : 2))
+            append(UInt64(bitPattern: event.engagedMs), to: &bytes)
+            if let id = event.eventID { appendString(id, to: &bytes) }
+        }
+        return bytes
+    }
+
+    static func decode(_ bytes: UnsafeRawBufferPointer) throws(StoreError) -> [EventRecord] {
+        var reader = Reader(bytes: bytes)
+        guard try reader.byte() == version else {
+            throw StoreError(code: 0, message: "event log entry has an unknown layout")
+        }
+        var events: [EventRecord] = []
+        while !reader.isAtEnd {
+            let article = try reader.string()
+            let readerID = try reader.string()
+            let timeMs = Int64(bitPattern: try reader.uint64())
+            let progress = Double(bitPattern: try reader.uint64())
+            let seen = Double(bitPattern: try reader.uint64())
+            let flags = try reader.byte()
+            let engagedMs = Int64(bitPattern: try reader.uint64())
+            let id = flags & 2 != 0 ? try reader.string() : nil
+            events.append(
+                EventRecord(
+                    article: article, reader: readerID, timeMs: timeMs, progress: progress, seenDepth: seen,
+                    scrollable: flags & 1 != 0, engagedMs: engagedMs, eventID: id))
+        }
+        return events
+    }
+
+    private static func append(_ value: UInt64, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    private static func appendString(_ string: String, to bytes: inout [UInt8]) {
+        let utf8 = string.utf8
+        let count = utf8.count
+        // Strings here are at most 256 bytes; two bytes of length leave room to spare.
+        bytes.append(UInt8(truncatingIfNeeded: count))
+        bytes.append(UInt8(truncatingIfNeeded: count >> 8))
+        bytes.append(contentsOf: utf8)
+    }
+
+    private struct Reader {
+        let bytes: UnsafeRawBufferPointer
+        var offset = 0
+
+        var isAtEnd: Bool { offset >= bytes.count }
+
+        mutating func byte() throws(StoreError) -> UInt8 {
+            guard offset < bytes.count else { throw Self.truncated }
+            defer { offset += 1 }
+            return bytes[offset]
+        }
+
+        mutating func uint64() throws(StoreError) -> UInt64 {
+            guard offset + 8 <= bytes.count else { throw Self.truncated }
+            var value: UInt64 = 0
+            withUnsafeMutableBytes(of: &value) {
+                $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 8]))
+            }
+            offset += 8
+            return UInt64(littleEndian: value)
+        }
+
+        mutating func string() throws(StoreError) -> String {
+            let count = Int(try byte()) | Int(try byte()) << 8
+            guard offset + count <= bytes.count else { throw Self.truncated }
+            defer { offset += count }
+            return String(
+                decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count]), as: UTF8.self)
+        }
+
+        static let truncated = StoreError(code: 0, message: "event log entry is truncated")
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+
+/// Moves committed groups from the event log into `reader_days`, in the background.
+///
+/// Acknowledging an event costs one append to the log; folding it into the per-reader-day
+/// table, a random B-tree upsert per event, happens here, on its own thread and its own
+/// connections, so that it never delays an answer. Each batch commits its upserts together with
+/// `folded_seq` in the state database, so a crash at any point folds no group twice: start-up
+/// replays exactly the log rows after `folded_seq`.
+final class SQLiteFolder: @unchecked Sendable {
+    /// Rows of the log folded in one transaction at most.
+    static let rowsPerBatch = 64
+
+    private let state: SQLiteConnection
+    private let log: SQLiteConnection
+    private let options: SQLiteStore.Options
+    private var articleIDs: [String: Int64] = [:]
+    private let folded: Locked<Int64>
+    /// The last log sequence number whose events are in `reader_days`.
+    var foldedSeq: Int64 { folded.current }
+    private var lastPruneMs: Int64?
+
+    // `condition` guards `stopping` and `wakeups`.
+    private let condition = NSCondition()
+    private var stopping = false
+    private var wakeups = 0
+    private var thread: Thread?
+    private let stopped = DispatchSemaphore(value: 0)
+
+    init(state: SQLiteConnection, log: SQLiteConnection, options: SQLiteStore.Options) throws(StoreError) {
+        self.state = state
+        self.log = log
+        self.options = options
+        folded = Locked(try Self.foldedSeq(in: state))
+    }
+
+    /// The last log sequence number whose events are in `reader_days`.
+    static func foldedSeq(in state: SQLiteConnection) throws(StoreError) -> Int64 {
+        try state.integer("SELECT coalesce((SELECT value FROM meta WHERE key = 'folded_seq'), 0)")
+    }
+
+    func start() {
+        let thread = Thread { [self] in
+            run()
+            stopped.signal()
+        }
+        thread.name = "SQLiteStore folder"
+        self.thread = thread
+        thread.start()
+    }
+
+    /// A group was committed to the log: there is work.
+    func notify() {
+        condition.lock()
+        wakeups += 1
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Finishes the batch under way and stops; what is left stays in the log for next time.
+    func stop() {
+        condition.lock()
+        stopping = true
+        condition.signal()
+        condition.unlock()
+        if thread != nil { stopped.wait() }
+        thread = nil
+        state.close()
+        log.close()
+    }
+
+    private func run() {
+        while true {
+            condition.lock()
+            if stopping {
+                condition.unlock()
+                return
+            }
+            wakeups = 0
+            condition.unlock()
+            let folded: Int
+            do {
+                folded = try foldBatch()
+            } catch {
+                folded = 0  // a full disk or a lost file: try again after the pause below
+            }
+            if folded == 0 {
+                condition.lock()
+                if wakeups == 0 && !stopping { _ = condition.wait(until: Date().addingTimeInterval(1)) }
+                condition.unlock()
+            }
+        }
+    }
+
+    /// Folds up to ``rowsPerBatch`` log rows; returns how many.
+    private func foldBatch() throws(StoreError) -> Int {
+        var rows: [(seq: Int64, committedMs: Int64, events: [EventRecord])] = []
+        let select = try log.cached(
+            "SELECT seq, committed_ms, events FROM event_log WHERE seq > ?1 ORDER BY seq LIMIT ?2")
+        defer { select.reset() }
+        try select.bind(1, foldedSeq)
+        try select.bind(2, Int64(Self.rowsPerBatch))
+        while try select.step() {
+            rows.append((select.int64(0), select.int64(1), try EventLogCodec.decode(select.blob(2))))
+        }
+        select.reset()
+        guard let last = rows.last?.seq else { return 0 }
+
+        var newArticles: [String: Int64] = [:]
+        let now = options.clock()
+        try state.transaction { () throws(StoreError) in
+            for row in rows {
+                for event in row.events {
+                    try fold(event, seenMs: row.committedMs, newArticles: &newArticles)
+                }
+            }
+            let mark = try state.cached(
+                "INSERT INTO meta (key, value) VALUES ('folded_seq', ?1) "
+                    + "ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+            try mark.bind(1, last)
+            try mark.run()
+            if lastPruneMs.map({ now - $0 >= options.pruneIntervalMs }) ?? true {
+                try pruneEventIDs(now: now)
+                lastPruneMs = now
+            }
+        }
+        folded.withLock { $0 = last }
+        if articleIDs.count > 100_000 { articleIDs.removeAll() }
+        articleIDs.merge(newArticles) { old, _ in old }
+        // The state database has the rows now; if this delete fails, start-up skips them.
+        let delete = try? log.cached("DELETE FROM event_log WHERE seq <= ?1")
+        try? delete?.bind(1, last)
+        try? delete?.run()
+        return rows.count
+    }
+
+    /// Folds one already acknowledged event into its reader's day, and remembers its id.
+    private func fold(_ event: EventRecord, seenMs: Int64, newArticles: inout [String: Int64])
+        throws(StoreError)
+    {
+        if let key = event.deduplicationKey {
+            let remember = try state.cached(
+                "INSERT INTO event_ids (id, seen_ms) VALUES (?1, ?2) "
+                    + "ON CONFLICT (id) DO UPDATE SET seen_ms = max(seen_ms, excluded.seen_ms)")
+            try remember.bind(1, key)
+            try remember.bind(2, seenMs)
+            try remember.run()
+        }
+        let article = try articleID(event.article, newArticles: &newArticles)
+        let upsert = try state.cached(
+            """
+            INSERT INTO reader_days (article, reader, day, max_progress, max_seen, scrollable,
+                events, engaged_ms, first_ms, last_ms)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, ?7, ?8, ?8)
+            ON CONFLICT (article, reader, day) DO UPDATE SET
+                max_progress = max(max_progress, excluded.max_progress),
+                max_seen = max(max_seen, excluded.max_seen),
+                scrollable = max(scrollable, excluded.scrollable),
+                events = events + 1,
+                engaged_ms = engaged_ms + excluded.engaged_ms,
+                first_ms = min(first_ms, excluded.first_ms),
+                last_ms = max(last_ms, excluded.last_ms)
+            """)
+        try upsert.bind(1, article)
+        try upsert.bind(2, event.reader)
+        try upsert.bind(3, Int64(event.day))
+        try upsert.bind(4, event.progress)
+        try upsert.bind(5, event.seenDepth)
+        try upsert.bind(6, event.scrollable ? 1 : 0 as Int64)
+        try upsert.bind(7, event.engagedMs)
+        try upsert.bind(8, event.timeMs)
+        try upsert.run()
+    }
+
+    /// The id of `name`, adding the article if new. Ids added in the running transaction go to
+    /// `newArticles` and join the cache only once it commits — a rollback takes them back.
+    private func articleID(_ name: String, newArticles: inout [String: Int64]) throws(StoreError) -> Int64 {
+        if let id = articleIDs[name] ?? newArticles[name] { return id }
+        let lookup = try state.cached("SELECT id FROM articles WHERE name = ?1")
+        defer { lookup.reset() }
+        try lookup.bind(1, name)
+        if try lookup.step() {
+            let id = lookup.int64(0)
+            newArticles[name] = id
+            return id
+        }
+        let insert = try state.cached("INSERT INTO articles (name) VALUES (?1) RETURNING id")
+        defer { insert.reset() }
+        try insert.bind(1, name)
+        guard try insert.step() else {
+            throw StoreError(code: 0, message: "inserting article \(name) returned no id")
+        }
+        let id = insert.int64(0)
+        newArticles[name] = id
+        return id
+    }
+
+    /// Forgets ids past the retention window, a bounded batch at a time.
+    private func pruneEventIDs(now: Int64) throws(StoreError) {
+        let prune = try state.cached(
+            "DELETE FROM event_ids WHERE id IN "
+                + "(SELECT id FROM event_ids WHERE seen_ms <= ?1 ORDER BY seen_ms LIMIT 10000)")
+        try prune.bind(1, now - options.idRetentionMs)
+        try prune.run()
+    }
+}
