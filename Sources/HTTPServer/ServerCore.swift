@@ -44,9 +44,11 @@ final class ServerCore: Sendable {
         switch context.stage {
         case .headers:
             context.readHead(method: method)
-            if let length = context.request.header("Content-Length").flatMap({ Int($0) }) {
-                if length > maxBodyBytes { return answerTooLarge(context) }
-                context.request.body.reserveCapacity(length)
+            // libmicrohttpd has already refused a Content-Length that is not a UInt64; parsing it
+            // as Int would miss those above Int64.max and wait for a body never meant to come.
+            if let length = context.request.header("Content-Length").flatMap({ UInt64($0) }) {
+                if length > UInt64(maxBodyBytes) { return answerTooLarge(context) }
+                context.request.body.reserveCapacity(Int(length))
             }
             context.stage = .body
             return .YES

@@ -9,6 +9,9 @@ struct JSONParser: ~Copyable {
     static let maximumDepth = 64
     /// Longest number text accepted; a Double never needs more than about 25 characters.
     static let maximumNumberLength = 128
+    /// Objects with up to this many members find duplicate keys by a linear scan; larger ones
+    /// switch to a set, so that a hostile object with 100,000 keys costs 10⁵ lookups, not 10¹⁰.
+    static let linearKeyScanLimit = 16
 
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
@@ -92,6 +95,7 @@ struct JSONParser: ~Copyable {
         try enterContainer()
         index += 1
         var members: [(key: String, value: JSONValue)] = []
+        var keys = Set<String>()
         skipWhitespace()
         if current == UInt8(ascii: "}") {
             index += 1
@@ -105,7 +109,14 @@ struct JSONParser: ~Copyable {
             }
             let keyStart = index
             let key = try parseString()
-            if members.contains(where: { $0.key == key }) {
+            let isDuplicate: Bool
+            if members.count < Self.linearKeyScanLimit {
+                isDuplicate = members.contains { $0.key == key }
+            } else {
+                if keys.isEmpty { keys = Set(members.map(\.key)) }
+                isDuplicate = !keys.insert(key).inserted
+            }
+            if isDuplicate {
                 throw JSONSyntaxError("duplicate key \"\(key)\"", at: keyStart)
             }
             skipWhitespace()

@@ -17,7 +17,15 @@ public final class Metrics: Sendable {
 
     public init() {}
 
+    /// Methods counted under their own name; any other is counted as `OTHER`, since the method
+    /// is the client's choice: quoted into a label it could break the exposition format, and a
+    /// new series per made-up method would grow without bound.
+    static let knownMethods: Set<String> = [
+        "GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH", "TRACE", "CONNECT",
+    ]
+
     func recordRequest(route: String, method: String, status: Int, seconds: Double) {
+        let method = Self.knownMethods.contains(method) ? method : "OTHER"
         requests.withLock { $0[RequestKey(route: route, method: method, status: status), default: 0] += 1 }
         requestSeconds.observe(seconds)
     }

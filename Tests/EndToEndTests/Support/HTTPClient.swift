@@ -52,11 +52,33 @@ struct HTTPClient: Sendable {
 final class Connection: @unchecked Sendable {
     let fd: Int32
 
-    init(port: UInt16) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    /// Connects to the server on 127.0.0.1. With `sourceAddress` the socket is bound to that
+    /// local address first (on Linux all of 127/8 is loopback), so that the server sees the
+    /// connection come from another client address.
+    ///
+    /// The descriptor is stored only once connected: a class whose init throws after setting all
+    /// its properties is deinitialized, and closing the descriptor there as well would close
+    /// whatever socket another test opened under the same number in the meantime.
+    init(port: UInt16, sourceAddress: String? = nil, receiveTimeoutSeconds: Int = 30) throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestFailure("socket() failed") }
-        var timeout = timeval(tv_sec: 30, tv_usec: 0)
+        var timeout = timeval(tv_sec: receiveTimeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if let sourceAddress {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(sourceAddress)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else {
+                let error = errno
+                close(fd)
+                throw TestFailure("bind(\(sourceAddress)) failed: errno \(error)")
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -67,9 +89,11 @@ final class Connection: @unchecked Sendable {
             }
         }
         guard result == 0 else {
+            let error = errno
             close(fd)
-            throw TestFailure("connect() failed: errno \(errno)")
+            throw TestFailure("connect() failed: errno \(error)")
         }
+        self.fd = fd
     }
 
     deinit { close(fd) }

@@ -29,22 +29,30 @@ final class ServerProcess: @unchecked Sendable {
         process.standardOutput = stdout
         process.standardError = stderrPipe
         try process.run()
-        let line = try Self.readLine(stdout.fileHandleForReading, timeout: 30)
+        let line = Self.readLine(stdout.fileHandleForReading, of: process, timeout: 30)
         guard line.hasPrefix("listening on http://"),
             let port = line.split(separator: ":").last.flatMap({ UInt16($0) })
         else {
             process.terminate()
-            throw TestFailure("server did not start: '\(line)'")
+            process.waitUntilExit()
+            let log = String(decoding: stderrPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            throw TestFailure("server did not start: '\(line)', exit \(process.terminationStatus): \(log)")
         }
         self.port = port
     }
 
-    private static func readLine(_ handle: FileHandle, timeout: TimeInterval) throws -> String {
+    /// An empty read is EOF only once the server has exited: while tests start and stop other
+    /// servers, a signal can interrupt the read and make it come back empty.
+    private static func readLine(_ handle: FileHandle, of process: Process, timeout: TimeInterval) -> String {
         var data = Data()
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             let chunk = handle.availableData
-            if chunk.isEmpty { break }
+            if chunk.isEmpty {
+                if !process.isRunning { break }
+                Thread.sleep(forTimeInterval: 0.01)
+                continue
+            }
             data.append(chunk)
             if data.contains(0x0A) { break }
         }

@@ -1,0 +1,175 @@
+import Foundation
+import Testing
+
+/// `--api-token` (SPEC §2): read routes need the exact bearer token; ingest and health stay open.
+@Suite("Access with --api-token, end to end")
+struct AccessTests {
+    static let token = "s3cret-Token_42"
+    static let article = "/access/a"
+
+    static let readRoutes = [
+        "/v1/articles/\(Scenario.segment(article))/stats",
+        "/v1/articles",
+        "/metrics",
+        // The token is checked before the article is looked up or the query read, so a caller
+        // without it learns nothing about which articles exist.
+        "/v1/articles/\(Scenario.segment("/access/never"))/stats",
+        "/v1/articles?limit=0",
+    ]
+
+    static let refused: [(name: String, headers: [(String, String)])] = [
+        ("no Authorization", []),
+        ("a wrong token", [("Authorization", "Bearer wrong")]),
+        ("an empty bearer", [("Authorization", "Bearer")]),
+        ("the Basic scheme", [("Authorization", "Basic \(token)")]),
+        ("the token without a scheme", [("Authorization", token)]),
+        ("a prefix of the token", [("Authorization", "Bearer \(token.dropLast())")]),
+        ("the token plus a character", [("Authorization", "Bearer \(token)x")]),
+        ("the token in another case", [("Authorization", "Bearer \(token.uppercased())")]),
+        ("the token twice", [("Authorization", "Bearer \(token)\(token)")]),
+        ("the token in another header", [("X-Api-Token", token)]),
+    ]
+
+    @Test("read routes answer 401 with a JSON error and WWW-Authenticate without the right token")
+    func refusedWithoutToken() throws {
+        let server = try ServerProcess(store: "memory:", arguments: ["--api-token", Self.token])
+        let client = server.client()
+        let event = Scenario.event(article: Self.article, reader: "r1", y: 300, timeMs: Self.nowMs())
+        #expect(try client.post("/v1/events", json: event).status == 202)
+
+        for route in Self.readRoutes {
+            for (name, headers) in Self.refused {
+                for method in ["GET", "HEAD"] {
+                    let response = try Connection(port: server.port).exchange(
+                        method: method, target: route, headers: headers, body: [])
+                    #expect(response.status == 401, "\(method) \(route) with \(name)")
+                    #expect(
+                        response.header("WWW-Authenticate")?.hasPrefix("Bearer") == true,
+                        "\(method) \(route) with \(name)")
+                    guard method == "GET" else { continue }
+                    #expect(response.header("Content-Type") == "application/json")
+                    let error = (try? response.json["error"]) as? [String: Any]
+                    #expect(
+                        error?["code"] as? String == "unauthorized", "\(route) with \(name): \(response.text)"
+                    )
+                }
+            }
+        }
+    }
+
+    @Test("with the right token every read route answers 200")
+    func acceptedWithToken() throws {
+        let server = try ServerProcess(store: "memory:", arguments: ["--api-token", Self.token])
+        let client = server.client()
+        let event = Scenario.event(article: Self.article, reader: "r1", y: 300, timeMs: Self.nowMs())
+        #expect(try client.post("/v1/events", json: event).status == 202)
+        // The scheme is case-insensitive (RFC 9110 §11.1); the token is not.
+        for authorization in ["Bearer \(Self.token)", "bearer \(Self.token)", "BEARER \(Self.token)"] {
+            for route in Self.readRoutes.prefix(3) {
+                let response = try client.get(route, headers: [("Authorization", authorization)])
+                #expect(response.status == 200, "\(route) with '\(authorization)': \(response.text)")
+            }
+        }
+        let stats = try client.get(Self.readRoutes[0], headers: [("Authorization", "Bearer \(Self.token)")])
+        #expect(try stats.json["events"] as? Int == 1)
+        let metrics = try client.get("/metrics", headers: [("Authorization", "Bearer \(Self.token)")])
+        #expect(metrics.text.contains("reading_progress_events_total{result=\"accepted\"} 1"))
+    }
+
+    @Test("ingest, /v1/progress and /healthz stay open without a token")
+    func openRoutes() throws {
+        let server = try ServerProcess(store: "memory:", arguments: ["--api-token", Self.token])
+        let client = server.client()
+        let event = Scenario.event(article: Self.article, reader: "r1", y: 300, timeMs: Self.nowMs())
+        let ingest = try client.post("/v1/events", json: event)
+        #expect(ingest.status == 202, "\(ingest.text)")
+        let wrong = try client.post("/v1/events", json: event, headers: [("Authorization", "Bearer wrong")])
+        #expect(wrong.status == 202, "a wrong token must not keep a beacon out: \(wrong.text)")
+        let progress = try client.post("/v1/progress", json: event)
+        #expect(progress.status == 200)
+        #expect(try progress.json["progress"] as? Double == 0.3)
+        #expect(try client.get("/healthz").status == 200)
+        let stats = try client.get(Self.readRoutes[0], headers: [("Authorization", "Bearer \(Self.token)")])
+        #expect(try stats.json["events"] as? Int == 2)
+    }
+
+    static func nowMs() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+}
+
+/// SPEC §6's CORS with an allowlist: only listed origins are echoed, on preflight and on real
+/// requests, with `Vary: Origin` and credentials allowed.
+@Suite("CORS with --allowed-origins, end to end")
+struct CORSTests {
+    static let allowed = ["https://a.example", "https://b.example"]
+    static let others = [
+        "https://c.example", "http://a.example", "https://a.example.evil.com", "https://xa.example", "null",
+        "https://a.example:8443",
+    ]
+
+    @Test("preflight on ingest routes answers 204 and echoes only allowed origins")
+    func preflight() throws {
+        let server = try ServerProcess(
+            store: "memory:", arguments: ["--allowed-origins", Self.allowed.joined(separator: ",")])
+        for route in ["/v1/events", "/v1/progress"] {
+            for origin in Self.allowed {
+                let response = try Self.preflight(route, origin: origin, port: server.port)
+                #expect(response.status == 204, "\(route) from \(origin)")
+                #expect(response.header("Access-Control-Allow-Origin") == origin, "\(route) from \(origin)")
+                #expect(response.header("Access-Control-Allow-Credentials") == "true")
+                #expect(response.header("Vary")?.contains("Origin") == true)
+                #expect(response.header("Access-Control-Allow-Methods")?.contains("POST") == true)
+                #expect(response.header("Access-Control-Allow-Headers")?.contains("Content-Type") == true)
+            }
+            for origin in Self.others {
+                let response = try Self.preflight(route, origin: origin, port: server.port)
+                #expect(response.status == 204, "\(route) from \(origin)")
+                #expect(response.header("Access-Control-Allow-Origin") == nil, "\(route) from \(origin)")
+                #expect(response.header("Access-Control-Allow-Credentials") == nil, "\(route) from \(origin)")
+                #expect(response.header("Access-Control-Allow-Methods") == nil, "\(route) from \(origin)")
+                #expect(response.header("Vary")?.contains("Origin") == true)
+            }
+        }
+    }
+
+    @Test("real requests echo only allowed origins, on success and on error alike")
+    func realRequests() throws {
+        let server = try ServerProcess(
+            store: "memory:", arguments: ["--allowed-origins", Self.allowed.joined(separator: ",")])
+        let client = server.client()
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        var reader = 0
+        for origin in Self.allowed + Self.others {
+            reader += 1
+            let event = Scenario.event(article: "/cors", reader: "r\(reader)", y: 100, timeMs: now)
+            let answers = [
+                try client.post(
+                    "/v1/events", json: event, contentType: "text/plain", headers: [("Origin", origin)]),
+                try client.post("/v1/progress", json: event, headers: [("Origin", origin)]),
+                try client.post("/v1/events", json: "{", headers: [("Origin", origin)]),
+                try client.get("/v1/articles", headers: [("Origin", origin)]),
+            ]
+            #expect(answers.map(\.status) == [202, 200, 400, 200], "from \(origin)")
+            let isAllowed = Self.allowed.contains(origin)
+            for response in answers {
+                #expect(response.header("Vary")?.contains("Origin") == true)
+                #expect(
+                    response.header("Access-Control-Allow-Origin") == (isAllowed ? origin : nil), "\(origin)")
+                #expect(
+                    response.header("Access-Control-Allow-Credentials") == (isAllowed ? "true" : nil),
+                    "\(origin)")
+            }
+        }
+        let stats = try client.get("/v1/articles/\(Scenario.segment("/cors"))/stats")
+        // CORS is for browsers to enforce; the server still counts what it was sent.
+        #expect(try stats.json["readers"] as? Int == Self.allowed.count + Self.others.count)
+    }
+
+    static func preflight(_ route: String, origin: String, port: UInt16) throws -> HTTPClient.Response {
+        try Connection(port: port).exchange(
+            method: "OPTIONS", target: route,
+            headers: [
+                ("Origin", origin), ("Access-Control-Request-Method", "POST"),
+                ("Access-Control-Request-Headers", "Content-Type"),
+            ], body: [])
+    }
+}
