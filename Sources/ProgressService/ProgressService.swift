@@ -40,7 +40,7 @@ public final class ProgressService: HTTPResponder {
             let seconds = Self.seconds(since: started)
             let label = route?.label ?? "unmatched"
             metrics.recordRequest(
-                route: label, method: Self.methodLabel(request.method), status: outcome.status,
+                route: label, method: request.method, status: outcome.status,
                 seconds: seconds)
             log.request(
                 method: request.method, route: label, status: outcome.status, seconds: seconds, nowMs: clock()
@@ -57,7 +57,7 @@ public final class ProgressService: HTTPResponder {
     public func bodyTooLarge(_ request: HTTPRequest) -> HTTPResponse {
         let route = Route(path: request.path)
         metrics.recordRequest(
-            route: route?.label ?? "unmatched", method: Self.methodLabel(request.method), status: 413,
+            route: route?.label ?? "unmatched", method: request.method, status: 413,
             seconds: 0)
         return render(
             .failure(.bodyTooLarge(limit: configuration.maxBodyBytes)), origin: request.header("Origin"))
@@ -126,14 +126,6 @@ public final class ProgressService: HTTPResponder {
         headers.append(("Cache-Control", "no-store"))
         headers.append(contentsOf: cors.headers(for: origin))
         return HTTPResponse(status: status, headers: headers, body: body)
-    }
-
-    /// Known methods by name, anything else as `other`, so that clients cannot mint metric series.
-    static func methodLabel(_ method: String) -> String {
-        switch method {
-        case "GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS": return method
-        default: return "other"
-        }
     }
 
     static func seconds(since start: ContinuousClock.Instant) -> Double {

@@ -46,7 +46,7 @@ struct EventDecoder {
         }
         let engagedMs = try integer(present(value["engagedMs"]), "engagedMs", in: 0...Self.engagedMsMax) ?? 0
         let timeMs = try EventTime.parse(present(value["time"]))
-        let id = requireIdentity ? try optionalString(value["id"], "id", maxBytes: Self.idMaxBytes) : nil
+        let id = try optionalString(value["id"], "id", maxBytes: Self.idMaxBytes)
         return DecodedEvent(
             article: article ?? "", reader: reader ?? "", geometry: geometry, engagedMs: engagedMs,
             timeMs: timeMs, id: id)
