@@ -141,6 +141,21 @@ struct MemoryIndexTests {
         #expect(index.pairCount == 3)
     }
 
+    @Test("counts beyond 32 bits stay exact")
+    func wideCounts() {
+        let index = MemoryIndex()
+        index.restore(
+            article: "/w", reader: "r1", day: 0, maxProgress: 0.5, maxSeenDepth: 0.5, scrollable: true,
+            events: 4_294_967_295, engagedMs: 10_000_000_000, firstMs: 5, lastMs: 9)
+        index.restore(
+            article: "/w", reader: "r2", day: 0, maxProgress: 0.5, maxSeenDepth: 0.5, scrollable: true,
+            events: 4_294_967_294, engagedMs: 0, firstMs: 5, lastMs: 9)
+        index.apply([event("/w", "r1", at: 7, engagedMs: 1), event("/w", "r2", at: 7, engagedMs: 2)])
+        let readers = index.readers(of: "/w", in: .allTime) ?? []
+        #expect(readers.map(\.events) == [4_294_967_296, 4_294_967_295])
+        #expect(readers.map(\.engagedMs) == [10_000_000_001, 2])
+    }
+
     @Test("an article with events, none in range: zeros and no times")
     func emptyRange() throws {
         let index = MemoryIndex()

@@ -2,7 +2,7 @@
 /// records fold in, so that the default statistics never visit a reader.
 ///
 /// Reader `slot`'s first day is record `slot` of ``firstDays``; its other days are records of
-/// ``otherDays`` chained from there by `next`. With one day a reader costs 44 bytes of
+/// ``otherDays`` chained from there by `next`. With one day a reader costs 36 bytes of
 /// figures and about 10 bytes plus its id in ``ReaderNames``.
 final class ArticleIndex {
     let name: String

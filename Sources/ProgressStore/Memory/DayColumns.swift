@@ -40,17 +40,18 @@ struct DayFigures: Equatable {
     }
 }
 
-/// Day records as a structure of arrays: 44 bytes a record, with no padding.
+/// Day records as a structure of arrays: 36 bytes a record, with no padding.
 ///
 /// Times are kept as milliseconds within the record's day (a UTC day has fewer than 2³¹ ms)
-/// and the scrollable flag rides in the top bit of the first time. `next` chains the other days
+/// and the scrollable flag rides in the top bit of the first time; event counts and engaged
+/// time take 32 bits unless they outgrow them. `next` chains the other days
 /// of the same reader (an index into the overflow columns, or -1).
 struct DayColumns {
     private(set) var day: [Int32] = []
     private(set) var maxProgress: [Double] = []
     private(set) var maxSeenDepth: [Double] = []
-    private(set) var events: [Int64] = []
-    private(set) var engagedMs: [Int64] = []
+    private var events = NarrowColumn()
+    private var engagedMs = NarrowColumn()
     private var firstAndScrollable: [UInt32] = []
     private var lastOffset: [UInt32] = []
     var next: [Int32] = []
