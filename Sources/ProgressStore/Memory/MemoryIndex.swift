@@ -1,0 +1,127 @@
+import Synchronization
+
+/// An in-memory read model of the store: every (article, reader, day) record, folded as the
+/// store commits, so that statistics need no I/O and, for the default query, cost the same for
+/// a million readers as for a thousand.
+///
+/// One writer thread calls ``apply(_:)`` (and ``restore(article:reader:day:maxProgress:maxSeenDepth:scrollable:events:engagedMs:firstMs:lastMs:)``
+/// at start-up); any number of threads query at once behind a readers–writer lock. The index
+/// trusts its input: events are durable and deduplicated before they arrive, depths are 0…1
+/// and a record's times fall on its UTC day (a record that breaks the last rule traps).
+///
+/// Figures over a date range are exact, from per-day records. All-time statistics with no
+/// engaged minimum and a threshold with at most three decimals come from per-article totals
+/// and 1/1000 histograms, without visiting readers; their quantiles may then be up to 0.001
+/// low (SPEC §5 allows 0.01), and are exact when the quantile's bin holds a single value.
+public final class MemoryIndex: Sendable {
+    private let state = ReadWriteLocked(IndexState())
+    /// Article indices by name, byte order, for ``listing(in:threshold:)``; rebuilt when an
+    /// article has been added since.
+    private let nameOrder = Mutex<[Int32]>([])
+
+    /// An empty index.
+    public init() {}
+
+    /// Folds events that are already durable and deduplicated (the store's writer thread calls
+    /// this after each commit).
+    public func apply(_ events: [EventRecord]) {
+        state.write { state in
+            for event in events {
+                state.fold(article: event.article, reader: event.reader, day: event.day, DayFigures(event))
+            }
+        }
+    }
+
+    /// Restores one stored (article, reader, day) row at start-up, as the SQLite table
+    /// `reader_days` holds it. A row restored twice for the same key is folded into the first.
+    public func restore(
+        article: String, reader: String, day: Int32, maxProgress: Double, maxSeenDepth: Double,
+        scrollable: Bool, events: Int64, engagedMs: Int64, firstMs: Int64, lastMs: Int64
+    ) {
+        let figures = DayFigures(
+            maxProgress: maxProgress, maxSeenDepth: maxSeenDepth, scrollable: scrollable, events: events,
+            engagedMs: engagedMs, firstMs: firstMs, lastMs: lastMs)
+        state.write { $0.fold(article: article, reader: reader, day: day, figures) }
+    }
+
+    /// The readers of `article` with their figures folded over `days`, in byte order of their
+    /// ids (as ``ProgressStore/readers(of:in:)``); `nil` when the article never had an event.
+    public func readers(of article: String, in days: DayRange) -> [ReaderSummary]? {
+        state.read { state -> [ReaderSummary]? in
+            guard let index = state.article(named: article) else { return nil }
+            let slots = (0..<Int32(index.readerCount)).sorted { index.names.precedes($0, $1) }
+            return slots.compactMap { slot in
+                index.figures(of: slot, in: days).map { figures in
+                    ReaderSummary(
+                        reader: index.names.name(at: slot), maxProgress: figures.maxProgress,
+                        maxSeenDepth: figures.maxSeenDepth, scrollable: figures.scrollable,
+                        events: figures.events, engagedMs: figures.engagedMs, firstMs: figures.firstMs,
+                        lastMs: figures.lastMs)
+                }
+            }
+        }
+    }
+
+    /// The statistics of SPEC §5 for `article` over `days`; `nil` for an unknown article.
+    ///
+    /// Equal to ``ArticleStatistics/compute(readers:metric:threshold:minEngagedSeconds:)`` of
+    /// ``readers(of:in:)``, except that on the fast path (all time, `minEngagedSeconds == 0`,
+    /// `threshold` a multiple of 0.001, an article with more than 512 readers) `p25`, `median`
+    /// and `p75` may be up to 0.001 low.
+    public func statistics(
+        of article: String, in days: DayRange, metric: ArticleStatistics.Metric, threshold: Double,
+        minEngagedSeconds: Double
+    ) -> ArticleStatistics? {
+        state.read { state in
+            state.article(named: article)?.statistics(
+                in: days, metric: metric, threshold: threshold, minEngagedSeconds: minEngagedSeconds)
+        }
+    }
+
+    /// One line per article that ever had an event, by name in byte order, with its figures over
+    /// `days` (as ``ProgressStore/listing(in:threshold:)``).
+    public func listing(in days: DayRange, threshold: Double) -> [ArticleListing] {
+        state.read { state in
+            let order = nameOrder.withLock { order in
+                if order.count != state.articles.count {
+                    order = (0..<Int32(state.articles.count)).sorted {
+                        state.articles[Int($0)].name.utf8.lexicographicallyPrecedes(
+                            state.articles[Int($1)].name.utf8)
+                    }
+                }
+                return order
+            }
+            return order.map { state.articles[Int($0)].listing(in: days, threshold: threshold) }
+        }
+    }
+
+    /// (article, reader) pairs held, for metrics and benchmarks.
+    public var pairCount: Int {
+        state.read { $0.pairCount }
+    }
+}
+
+/// Everything the index holds, behind its lock.
+private struct IndexState {
+    var slots: [String: Int32] = [:]
+    var articles: [ArticleIndex] = []
+    var pairCount = 0
+
+    func article(named name: String) -> ArticleIndex? {
+        slots[name].map { articles[Int($0)] }
+    }
+
+    mutating func fold(article name: String, reader: String, day: Int32, _ figures: DayFigures) {
+        let article: ArticleIndex
+        if let slot = slots[name] {
+            article = articles[Int(slot)]
+        } else {
+            article = ArticleIndex(name: name)
+            slots[name] = Int32(articles.count)
+            articles.append(article)
+        }
+        if article.fold(reader: reader, day: day, figures) {
+            pairCount += 1
+        }
+    }
+}
