@@ -49,8 +49,17 @@ extension SQLiteStore {
                 article = rows.string(1)
                 articleID = id
             }
+            let day = rows.int64(3)
+            let dayStart = day * 86_400_000
+            guard (dayStart..<dayStart + 86_400_000).contains(rows.int64(9)),
+                (dayStart..<dayStart + 86_400_000).contains(rows.int64(10)), rows.int64(9) <= rows.int64(10)
+            else {
+                throw StoreError(
+                    code: 0,
+                    message: "reader_days holds a row whose times lie outside its day (article \(article))")
+            }
             index.restore(
-                article: article, reader: rows.string(2), day: Int32(truncatingIfNeeded: rows.int64(3)),
+                article: article, reader: rows.string(2), day: Int32(truncatingIfNeeded: day),
                 maxProgress: rows.double(4), maxSeenDepth: rows.double(5), scrollable: rows.int64(6) != 0,
                 events: rows.int64(7), engagedMs: rows.int64(8), firstMs: rows.int64(9),
                 lastMs: rows.int64(10))
