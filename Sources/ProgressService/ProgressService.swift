@@ -82,9 +82,12 @@ public final class ProgressService: HTTPResponder {
         case .articles:
             readQueue.async { [self] in finish(Result { () throws(APIError) in try listing(request) }) }
         case .stats(let rawArticle):
-            readQueue.async { [self] in
+            let answer: @Sendable () -> Void = { [self] in
                 finish(Result { () throws(APIError) in try statistics(request, rawArticle: rawArticle) })
             }
+            // The default query is answered from counters in microseconds: on this thread. One
+            // that must fold readers may take a while on a large article: off it.
+            if Self.isCountersQuery(request.query) { answer() } else { readQueue.async(execute: answer) }
         case .healthz:
             guard store.isWritable else {
                 // After a failed write, a probe decides: the cause may be gone while no
@@ -126,6 +129,19 @@ public final class ProgressService: HTTPResponder {
         headers.append(("Cache-Control", "no-store"))
         headers.append(contentsOf: cors.headers(for: origin))
         return HTTPResponse(status: status, headers: headers, body: body)
+    }
+
+    /// Whether a stats query asks only what the store's counters answer: all time, no engaged
+    /// minimum, a threshold in thousandths. Malformed queries count too: they fail fast.
+    static func isCountersQuery(_ query: String?) -> Bool {
+        guard let query, !query.isEmpty else { return true }
+        guard let parameters = try? QueryParameters(query) else { return true }
+        if parameters["from"] != nil || parameters["to"] != nil { return false }
+        if let seconds = parameters["minEngagedSeconds"], Double(seconds) != 0 { return false }
+        if let text = parameters["threshold"], let threshold = Double(text), threshold.isFinite {
+            return (threshold * 1000).rounded() / 1000 == threshold
+        }
+        return true
     }
 
     static func seconds(since start: ContinuousClock.Instant) -> Double {

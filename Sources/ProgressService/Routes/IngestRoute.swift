@@ -29,22 +29,16 @@ extension ProgressService {
                 finish(.failure(error))
                 return
             }
+            // The answer is rendered here, on the connection's thread, so that the store's one
+            // writer thread only has to pick it up; only a repeat needs another rendering.
+            let accepted = Self.singleAnswer(record.1, duplicate: false)
             store.append([record.0]) { [self] result in
                 metrics.recordCommit(seconds: Self.seconds(since: started))
                 finish(
                     result.map { outcome in
                         metrics.recordEvents(accepted: 1, rejected: 0, duplicates: outcome.duplicates)
-                        var writer = JSONWriter()
-                        writer.beginObject()
-                        writer.key("accepted")
-                        writer.integer(1)
-                        if outcome.duplicates > 0 {
-                            writer.key("duplicate")
-                            writer.bool(true)
-                        }
-                        writeFigures(record.1, into: &writer)
-                        writer.endObject()
-                        return .json(202, writer)
+                        return outcome.duplicates > 0
+                            ? Self.singleAnswer(record.1, duplicate: true) : accepted
                     }.mapError { .storeUnavailable($0.message) })
             }
         case .many(let entries):
@@ -87,6 +81,21 @@ extension ProgressService {
         }
     }
 
+    /// The 202 answer to one event: `accepted`, `duplicate` when it was a repeat, the figures.
+    static func singleAnswer(_ figures: ProgressFigures, duplicate: Bool) -> Reply {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key("accepted")
+        writer.integer(1)
+        if duplicate {
+            writer.key("duplicate")
+            writer.bool(true)
+        }
+        writeFigures(figures, into: &writer)
+        writer.endObject()
+        return .json(202, writer)
+    }
+
     /// `POST /v1/progress`: the figures of one event, nothing stored.
     func progress(_ request: HTTPRequest) throws(APIError) -> Reply {
         guard let format = BodyFormat(contentType: request.header("Content-Type")), format == .json else {
@@ -102,7 +111,7 @@ extension ProgressService {
         let figures = try computeFigures(event.geometry)
         var writer = JSONWriter()
         writer.beginObject()
-        writeFigures(figures, into: &writer)
+        Self.writeFigures(figures, into: &writer)
         writer.endObject()
         return .json(200, writer)
     }
@@ -153,7 +162,7 @@ extension ProgressService {
         writer.endArray()
     }
 
-    func writeFigures(_ figures: ProgressFigures, into writer: inout JSONWriter) {
+    static func writeFigures(_ figures: ProgressFigures, into writer: inout JSONWriter) {
         writer.key("progress")
         writer.number(figures.progress)
         writer.key("percent")

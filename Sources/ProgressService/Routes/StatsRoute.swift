@@ -23,7 +23,8 @@ extension ProgressService {
         let found: ArticleStatistics?
         do {
             found = try store.statistics(
-                of: article, in: DayRange(from: from, to: to), metric: metric == .progress ? .progress : .seenDepth,
+                of: article, in: DayRange(from: from, to: to),
+                metric: metric == .progress ? .progress : .seenDepth,
                 threshold: threshold, minEngagedSeconds: minEngagedSeconds)
         } catch {
             throw .storeUnavailable(error.message)

@@ -28,7 +28,21 @@ public final class RequestLog: Sendable {
         guard enabled else { return }
         let micros = Int((seconds * 1_000_000).rounded())
         let duration = "\(micros / 1000).\(String(micros % 1000 + 1000).dropFirst())ms"
-        append("\(EventTime.format(nowMs)) \(method) \(route) \(status) \(duration)\n")
+        append("\(timestamp(nowMs)) \(method) \(route) \(status) \(duration)\n")
+    }
+
+    /// The date and time up to the second change once a second: format them once a second.
+    private let secondText = Mutex<(second: Int64, text: String)>((-1, ""))
+
+    private func timestamp(_ ms: Int64) -> String {
+        let second = ms / 1000
+        let text = secondText.withLock { cached in
+            if cached.second != second {
+                cached = (second, String(EventTime.format(second * 1000).dropLast()))
+            }
+            return cached.text
+        }
+        return "\(text).\(String(ms % 1000 + 1000).dropFirst())Z"
     }
 
     /// A lifecycle line, written out at once.
