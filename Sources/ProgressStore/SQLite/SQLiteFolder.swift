@@ -70,6 +70,14 @@ final class SQLiteFolder: @unchecked Sendable {
     }
 
     private func run() {
+        // Folding is catch-up work: on a busy machine it should take the cycles that answering
+        // requests leaves, not compete with it (SCHED_IDLE: Linux runs it when nothing else
+        // wants the core). Elsewhere, or if refused, it keeps the default policy.
+        #if os(Linux)
+            var parameters = sched_param(sched_priority: 0)
+            let schedIdle: Int32 = 5  // SCHED_IDLE: <sched.h> declares it only under _GNU_SOURCE
+            _ = pthread_setschedparam(pthread_self(), schedIdle, &parameters)
+        #endif
         while true {
             condition.lock()
             if stopping {
