@@ -20,6 +20,7 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CLibFuzzer"),
 
         .target(name: "ProgressCore", swiftSettings: strict),
         .target(name: "ProgressStore", dependencies: ["CSQLite"], swiftSettings: strict),
@@ -34,6 +35,10 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(
             name: "bench-ceiling", dependencies: ["CMicroHTTPD"], swiftSettings: strict),
+        // libFuzzer target for the ingest path: built with -sanitize=fuzzer,address by scripts/fuzz,
+        // and as a replayer of saved inputs in the normal build.
+        .executableTarget(
+            name: "event-fuzzer", dependencies: ["ProgressService", "CLibFuzzer"], swiftSettings: strict),
 
         .testTarget(name: "ProgressCoreTests", dependencies: ["ProgressCore"]),
         .testTarget(name: "ProgressStoreTests", dependencies: ["ProgressStore"]),

@@ -17,3 +17,26 @@ ensure_packages() {
 
 # The packages every build needs.
 BUILD_PACKAGES=(libmicrohttpd-dev libsqlite3-dev pkg-config)
+
+# The schemathesis release that scripts/test runs. Its CLI and config changed between 3.x and 4.x;
+# scripts/conformance/ is written for 4.x.
+SCHEMATHESIS_VERSION=4.32.5
+
+# ensure_schemathesis — installs the pinned schemathesis into a virtualenv under .build/ unless it
+# is there already, and prints the path of its executable.
+ensure_schemathesis() {
+    local venv=.build/schemathesis
+    local exe="$venv/bin/schemathesis"
+    if [ -x "$exe" ] && "$exe" --version 2>/dev/null | grep -qF "version $SCHEMATHESIS_VERSION"; then
+        echo "$exe"
+        return 0
+    fi
+    command -v python3 >/dev/null || ensure_packages python3
+    if ! python3 -m venv --clear "$venv" >&2; then
+        ensure_packages python3-venv
+        python3 -m venv --clear "$venv" >&2
+    fi
+    echo "installing schemathesis $SCHEMATHESIS_VERSION into $venv" >&2
+    "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION" >&2
+    echo "$exe"
+}
