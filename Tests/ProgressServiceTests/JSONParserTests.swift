@@ -78,6 +78,34 @@ struct JSONParserTests {
         #expect((try? JSONParser.parse(Array(shallow.utf8))) != nil)
     }
 
+    @Test("reads every plain decimal exactly as strtod does")
+    func decimalsMatchStrtod() throws {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 11
+        }
+        var texts = [
+            "0", "-0", "0.1", "0.3", "2.675", "1844.5", "0.0000000000000000000001", "999999999999999",
+            "9999999999999999", "123456789012345.6", "-0.000", "1e3", "4.35e-7",
+        ]
+        for _ in 0..<20_000 {
+            let integer = next() % 100_000_000
+            let fraction = next() % 10_000_000
+            let width = Int(next() % 8)
+            let fractionText = String(String(fraction).prefix(width))
+            texts.append((next() % 2 == 0 ? "-" : "") + "\(integer)" + (width > 0 ? ".\(fractionText)" : ""))
+        }
+        for text in texts {
+            guard case .number(let value, _) = try JSONParser.parse(Array(text.utf8)) else {
+                Issue.record("\(text) is not a number")
+                continue
+            }
+            let expected = Double(text)!
+            #expect(value.bitPattern == expected.bitPattern, "\(text): \(value) ≠ \(expected)")
+        }
+    }
+
     @Test("refuses a 5,000-digit number without crashing")
     func refusesHugeNumbers() {
         let digits = "1" + String(repeating: "0", count: 4999)

@@ -8,6 +8,17 @@ enum BodyFormat: Sendable, Equatable {
     /// `nil` for a media type the ingest routes do not take (415).
     init?(contentType: String?) {
         guard let contentType else { return nil }
+        // What clients send almost always, recognised without taking the string apart.
+        switch contentType {
+        case "application/json", "application/json; charset=utf-8", "text/plain;charset=UTF-8":
+            self = .json
+            return
+        case "application/x-ndjson":
+            self = .ndjson
+            return
+        default:
+            break
+        }
         let parts = contentType.split(separator: ";", omittingEmptySubsequences: false)
         let type = parts[0].trimmingSpaces.lowercased()
         for parameter in parts.dropFirst() {
