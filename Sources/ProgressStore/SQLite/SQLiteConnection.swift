@@ -80,10 +80,11 @@ final class SQLiteConnection: @unchecked Sendable {
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction and commits; on any error rolls back and
     /// rethrows, so either all of `body`'s writes are durable or none is.
     func transaction<Result>(_ body: () throws(StoreError) -> Result) throws(StoreError) -> Result {
-        try execute("BEGIN IMMEDIATE")
+        // Prepared once and reused: sqlite3_exec would parse them again for every group.
+        try cached("BEGIN IMMEDIATE").run()
         do {
             let result = try body()
-            try execute("COMMIT")
+            try cached("COMMIT").run()
             return result
         } catch {
             // After some errors (SQLITE_FULL, SQLITE_IOERR …) SQLite has rolled back already.
