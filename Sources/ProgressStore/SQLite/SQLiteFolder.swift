@@ -70,13 +70,12 @@ final class SQLiteFolder: @unchecked Sendable {
     }
 
     private func run() {
-        // Folding is catch-up work: on a busy machine it should take the cycles that answering
-        // requests leaves, not compete with it (SCHED_IDLE: Linux runs it when nothing else
-        // wants the core). Elsewhere, or if refused, it keeps the default policy.
+        // Folding is catch-up work: on a busy machine it should take a small share of the
+        // cores, not compete with answering (at nice 10 about a tenth of a nice-0 thread's), yet
+        // keep up when load eases. On Linux a nice value set with `who` 0 is the calling
+        // thread's alone.
         #if os(Linux)
-            var parameters = sched_param(sched_priority: 0)
-            let schedIdle: Int32 = 5  // SCHED_IDLE: <sched.h> declares it only under _GNU_SOURCE
-            _ = pthread_setschedparam(pthread_self(), schedIdle, &parameters)
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
         #endif
         while true {
             condition.lock()
