@@ -3,12 +3,20 @@ import Synchronization
 
 /// One line per request and per lifecycle event, on standard error.
 ///
-/// Lines gather in a buffer that a background thread writes out every 100 ms (or sooner when it
-/// fills), so that logging costs a request a memcpy, not a system call.
+/// A request only appends a small record to a buffer; a background thread turns the records
+/// into text and writes them out every 100 ms (or sooner when many are waiting), so that
+/// logging costs the thread that answers neither the formatting nor a system call.
 public final class RequestLog: Sendable {
-    private let buffer = Mutex<[UInt8]>([])
+    private enum Entry {
+        case request(ms: Int64, method: String, route: String, status: Int, micros: Int)
+        case line(ms: Int64, text: String)
+    }
+
+    private let pending = Mutex<[Entry]>([])
+    /// Held while flushing; guards the cache of the current second's text.
+    private let formatting = Mutex<(second: Int64, text: String)>((-1, ""))
     private let enabled: Bool
-    private static let flushThreshold = 64 * 1024
+    private static let flushThreshold = 4096
 
     public init(enabled: Bool = true) {
         self.enabled = enabled
@@ -23,57 +31,62 @@ public final class RequestLog: Sendable {
         flusher.start()
     }
 
-    /// `2026-11-30T09:00:00.123Z POST /v1/events 202 0.84ms`
+    /// Records `2026-11-30T09:00:00.123Z POST /v1/events 202 0.840ms`.
     func request(method: String, route: String, status: Int, seconds: Double, nowMs: Int64) {
         guard enabled else { return }
         let micros = Int((seconds * 1_000_000).rounded())
-        let duration = "\(micros / 1000).\(String(micros % 1000 + 1000).dropFirst())ms"
-        append("\(timestamp(nowMs)) \(method) \(route) \(status) \(duration)\n")
-    }
-
-    /// The date and time up to the second change once a second: format them once a second.
-    private let secondText = Mutex<(second: Int64, text: String)>((-1, ""))
-
-    private func timestamp(_ ms: Int64) -> String {
-        let second = ms / 1000
-        let text = secondText.withLock { cached in
-            if cached.second != second {
-                cached = (second, String(EventTime.format(second * 1000).dropLast()))
-            }
-            return cached.text
+        let entry = Entry.request(ms: nowMs, method: method, route: route, status: status, micros: micros)
+        let count = pending.withLock { entries in
+            entries.append(entry)
+            return entries.count
         }
-        return "\(text).\(String(ms % 1000 + 1000).dropFirst())Z"
+        if count >= Self.flushThreshold { flush() }
     }
 
     /// A lifecycle line, written out at once.
     public func lifecycle(_ message: String) {
-        append("\(EventTime.format(wallClockMs())) \(message)\n")
+        pending.withLock { $0.append(.line(ms: wallClockMs(), text: message)) }
         flush()
     }
 
-    private func append(_ line: String) {
-        let full = buffer.withLock { buffer in
-            buffer.append(contentsOf: line.utf8)
-            return buffer.count >= Self.flushThreshold
-        }
-        if full { flush() }
-    }
-
-    /// Writes out whatever is buffered.
+    /// Formats and writes out whatever is waiting. One flush at a time (the formatting lock is
+    /// held throughout), so lines come out in the order they were recorded.
     public func flush() {
-        let pending = buffer.withLock { buffer -> [UInt8] in
-            defer { buffer.removeAll(keepingCapacity: true) }
-            return buffer
-        }
-        guard !pending.isEmpty else { return }
-        pending.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = write(2, raw.baseAddress! + offset, raw.count - offset)
-                if written <= 0 { return }
-                offset += written
+        formatting.withLock { cache in
+            let entries = pending.withLock { entries -> [Entry] in
+                defer { entries.removeAll(keepingCapacity: true) }
+                return entries
+            }
+            guard !entries.isEmpty else { return }
+            var text = ""
+            for entry in entries {
+                switch entry {
+                case .request(let ms, let method, let route, let status, let micros):
+                    let duration = "\(micros / 1000).\(String(micros % 1000 + 1000).dropFirst())ms"
+                    text += "\(timestamp(ms, &cache)) \(method) \(route) \(status) \(duration)\n"
+                case .line(let ms, let message):
+                    text += "\(timestamp(ms, &cache)) \(message)\n"
+                }
+            }
+            let bytes = Array(text.utf8)
+            bytes.withUnsafeBytes { raw in
+                var offset = 0
+                while offset < raw.count {
+                    let written = write(2, raw.baseAddress! + offset, raw.count - offset)
+                    if written <= 0 { return }
+                    offset += written
+                }
             }
         }
+    }
+
+    /// The date and time up to the second change once a second: formatted once a second.
+    private func timestamp(_ ms: Int64, _ cache: inout (second: Int64, text: String)) -> String {
+        let second = ms / 1000
+        if cache.second != second {
+            cache = (second, String(EventTime.format(second * 1000).dropLast()))
+        }
+        return "\(cache.text).\(String(ms % 1000 + 1000).dropFirst())Z"
     }
 }
 
