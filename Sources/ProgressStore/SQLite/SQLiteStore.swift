@@ -42,9 +42,10 @@ public final class SQLiteStore: ProgressStore {
 
         let state = try SQLiteConnection(filename: stateName, busyTimeoutMs: options.busyTimeoutMs)
         try configure(state, options: options, inMemory: isInMemory)
-        // Reader days are upserted in reader order, which is random: keep the hot part of the
-        // tree in memory (256 MiB at most) rather than re-reading pages per event.
-        try state.execute("PRAGMA cache_size = -262144")
+        // The folder upserts reader days in random order: a page cache of 64 MiB keeps the
+        // upper levels of the tree and the recently touched leaves, without holding a copy of
+        // what the in-memory index already holds (the page cache counts in resident memory).
+        try state.execute("PRAGMA cache_size = -65536")
         try SQLiteSchema.migrate(state)
 
         let log = try SQLiteConnection(filename: logName, busyTimeoutMs: options.busyTimeoutMs)
