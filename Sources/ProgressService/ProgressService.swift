@@ -16,6 +16,8 @@ public final class ProgressService: HTTPResponder {
     let token: BearerToken?
     /// Reads can take a while on large articles; they run here, off libmicrohttpd's threads.
     let readQueue = DispatchQueue(label: "reading-progress.reads", attributes: .concurrent)
+    /// Stats answers by article and query, while the article is unchanged.
+    let statsCache = AnswerCache()
     /// Milliseconds since the epoch; replaceable so tests can pin the clock.
     let clock: @Sendable () -> Int64
 

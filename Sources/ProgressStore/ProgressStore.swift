@@ -71,6 +71,10 @@ public protocol ProgressStore: AnyObject, Sendable {
         minEngagedSeconds: Double
     ) throws(StoreError) -> ArticleStatistics?
 
+    /// A number that changes whenever any statistic of `article` may have changed, or `nil`
+    /// when the store cannot tell (then nothing computed from it is reused).
+    func version(of article: String) -> UInt64?
+
     /// One row per article that ever had an event, with its figures over `days` (SPEC §5's
     /// listing). `threshold` decides completion; readers count as in the stats route with
     /// `metric=progress` and `minEngagedSeconds=0`. Articles with no event in range come with
@@ -92,6 +96,9 @@ public protocol ProgressStore: AnyObject, Sendable {
 }
 
 extension ProgressStore {
+    /// Stores that cannot tell report no version.
+    public func version(of article: String) -> UInt64? { nil }
+
     /// Folds the readers and computes; right for any store, fast for none.
     public func statistics(
         of article: String, in days: DayRange, metric: ArticleStatistics.Metric, threshold: Double,

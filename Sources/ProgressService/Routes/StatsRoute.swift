@@ -15,7 +15,19 @@ extension ProgressService {
                 message: "the article id is not valid percent-encoded UTF-8",
                 field: "article")
         }
-        let query = try QueryParameters(request.query)
+        // The version is read before computing: a cached answer is never newer than its label.
+        let cacheKey = article + "\u{0}" + (request.query ?? "")
+        let version = store.version(of: article)
+        if let version, let body = statsCache.answer(for: cacheKey, version: version) {
+            return Reply(status: 200, body: body)
+        }
+        let reply = try computeStatistics(article: article, query: request.query)
+        if let version { statsCache.store(reply.body, for: cacheKey, version: version) }
+        return reply
+    }
+
+    private func computeStatistics(article: String, query rawQuery: String?) throws(APIError) -> Reply {
+        let query = try QueryParameters(rawQuery)
         let metric = try query.choice("metric", default: MetricName.progress)
         let threshold = try query.number("threshold", in: 0...1) ?? configuration.completionThreshold
         let minEngagedSeconds = try query.number("minEngagedSeconds", in: 0...1e12) ?? 0

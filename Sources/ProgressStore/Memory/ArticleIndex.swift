@@ -23,8 +23,12 @@ final class ArticleIndex {
 
     var readerCount: Int { names.count }
 
+    /// Counts the folds: any figure of the article can have changed only when this has.
+    private(set) var version: UInt64 = 0
+
     /// Folds `figures` of `reader` on `day` into the article; returns whether the reader is new.
     func fold(reader: String, day: Int32, _ figures: DayFigures) -> Bool {
+        version &+= 1
         let (slot, isNew) = names.slot(for: reader)
         let before: DayFigures?
         var after = figures

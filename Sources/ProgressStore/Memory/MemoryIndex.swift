@@ -95,6 +95,12 @@ public final class MemoryIndex: Sendable {
         }
     }
 
+    /// A number that changes whenever any figure of `article` may have changed (`nil` for an
+    /// unknown article): what an answer computed at one version stays right for.
+    public func version(of article: String) -> UInt64? {
+        state.read { $0.article(named: article)?.version }
+    }
+
     /// (article, reader) pairs held, for metrics and benchmarks.
     public var pairCount: Int {
         state.read { $0.pairCount }

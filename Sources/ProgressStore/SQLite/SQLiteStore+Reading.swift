@@ -25,6 +25,11 @@ extension SQLiteStore {
             of: article, in: days, metric: metric, threshold: threshold, minEngagedSeconds: minEngagedSeconds)
     }
 
+    /// See ``ProgressStore/version(of:)``: the in-memory index counts each article's changes.
+    public func version(of article: String) -> UInt64? {
+        (try? requireOpen()) == nil ? nil : index.version(of: article)
+    }
+
     /// (article, reader) pairs held in memory.
     public var pairCount: Int { index.pairCount }
 }

@@ -1,0 +1,37 @@
+import Synchronization
+
+/// Rendered stats answers, kept while the article they describe has not changed.
+///
+/// Editors and dashboards ask the same question again and again; between two events on an
+/// article the answer is the same bytes. Each entry remembers the article's version (see
+/// `ProgressStore.version(of:)`) from *before* it was computed, so an entry is never newer
+/// than its label and a change always misses.
+final class AnswerCache: Sendable {
+    private struct Entry {
+        var version: UInt64
+        var body: [UInt8]
+    }
+
+    private let entries = Mutex<[String: Entry]>([:])
+    private let capacity: Int
+
+    init(capacity: Int = 4096) {
+        self.capacity = capacity
+    }
+
+    /// The answer stored under `key` for exactly `version`.
+    func answer(for key: String, version: UInt64) -> [UInt8]? {
+        entries.withLock { entries in
+            guard let entry = entries[key], entry.version == version else { return nil }
+            return entry.body
+        }
+    }
+
+    func store(_ body: [UInt8], for key: String, version: UInt64) {
+        entries.withLock { entries in
+            // Crude but bounded: a full cache starts again rather than tracking recency.
+            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            entries[key] = Entry(version: version, body: body)
+        }
+    }
+}
