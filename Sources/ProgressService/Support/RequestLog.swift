@@ -58,17 +58,30 @@ public final class RequestLog: Sendable {
                 return entries
             }
             guard !entries.isEmpty else { return }
-            var text = ""
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(entries.count * 64)
             for entry in entries {
                 switch entry {
                 case .request(let ms, let method, let route, let status, let micros):
-                    let duration = "\(micros / 1000).\(String(micros % 1000 + 1000).dropFirst())ms"
-                    text += "\(timestamp(ms, &cache)) \(method) \(route) \(status) \(duration)\n"
+                    appendTimestamp(ms, &cache, to: &bytes)
+                    bytes.append(UInt8(ascii: " "))
+                    bytes.append(contentsOf: method.utf8)
+                    bytes.append(UInt8(ascii: " "))
+                    bytes.append(contentsOf: route.utf8)
+                    bytes.append(UInt8(ascii: " "))
+                    appendDigits(status, minimum: 1, to: &bytes)
+                    bytes.append(UInt8(ascii: " "))
+                    appendDigits(micros / 1000, minimum: 1, to: &bytes)
+                    bytes.append(UInt8(ascii: "."))
+                    appendDigits(micros % 1000, minimum: 3, to: &bytes)
+                    bytes.append(contentsOf: [UInt8(ascii: "m"), UInt8(ascii: "s"), 0x0A])
                 case .line(let ms, let message):
-                    text += "\(timestamp(ms, &cache)) \(message)\n"
+                    appendTimestamp(ms, &cache, to: &bytes)
+                    bytes.append(UInt8(ascii: " "))
+                    bytes.append(contentsOf: message.utf8)
+                    bytes.append(0x0A)
                 }
             }
-            let bytes = Array(text.utf8)
             bytes.withUnsafeBytes { raw in
                 var offset = 0
                 while offset < raw.count {
@@ -80,14 +93,32 @@ public final class RequestLog: Sendable {
         }
     }
 
-    /// The date and time up to the second change once a second: formatted once a second.
-    private func timestamp(_ ms: Int64, _ cache: inout (second: Int64, text: String)) -> String {
+    /// `2026-11-30T09:00:00.123Z`; the part up to the second changes once a second, so it is
+    /// formatted once a second.
+    private func appendTimestamp(
+        _ ms: Int64, _ cache: inout (second: Int64, text: String), to bytes: inout [UInt8]
+    ) {
         let second = ms / 1000
         if cache.second != second {
             cache = (second, String(EventTime.format(second * 1000).dropLast()))
         }
-        return "\(cache.text).\(String(ms % 1000 + 1000).dropFirst())Z"
+        bytes.append(contentsOf: cache.text.utf8)
+        bytes.append(UInt8(ascii: "."))
+        appendDigits(Int(ms % 1000), minimum: 3, to: &bytes)
+        bytes.append(UInt8(ascii: "Z"))
     }
+}
+
+/// Appends `value` (≥ 0) in decimal, zero-padded to `minimum` digits.
+private func appendDigits(_ value: Int, minimum: Int, to bytes: inout [UInt8]) {
+    let start = bytes.count
+    var rest = max(0, value)
+    repeat {
+        bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
+        rest /= 10
+    } while rest > 0
+    while bytes.count - start < minimum { bytes.append(UInt8(ascii: "0")) }
+    bytes[start...].reverse()
 }
 
 /// Milliseconds since the Unix epoch, from the wall clock.
