@@ -134,4 +134,24 @@ struct SQLiteStoreDurabilityTests {
         let again = try await store.append([event("/a", "r1", id: "1")])
         #expect(again == AppendResult(counted: 0, duplicates: 1))
     }
+
+    @Test("a lost event log does not hide the events written after it")
+    func lostLog() async throws {
+        let folder = try TemporaryFolder()
+        let first = try SQLiteStore(path: folder.databasePath)
+        for reader in ["a", "b", "c", "d", "e"] { _ = try await first.append([event("/a", reader)]) }
+        first.waitUntilFolded()
+        first.close()
+        for suffix in ["-events", "-events-wal", "-events-shm"] {
+            try? FileManager.default.removeItem(atPath: folder.databasePath + suffix)
+        }
+
+        let second = try SQLiteStore(path: folder.databasePath)
+        for reader in ["f", "g", "h"] { _ = try await second.append([event("/a", reader)]) }
+        second.close()
+
+        let third = try SQLiteStore(path: folder.databasePath)
+        defer { third.close() }
+        #expect(try third.readers(of: "/a", in: .allTime)?.map(\.reader) == ["a", "b", "c", "d", "e", "f", "g", "h"])
+    }
 }

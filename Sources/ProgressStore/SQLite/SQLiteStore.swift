@@ -42,6 +42,12 @@ public final class SQLiteStore: ProgressStore {
 
         let state = try SQLiteConnection(filename: stateName, busyTimeoutMs: options.busyTimeoutMs)
         try configure(state, options: options, inMemory: isInMemory)
+        if !isInMemory {
+            // The folder deletes log rows once their state commit is in; without an fsync of
+            // that commit, a power cut could keep the delete and lose the rows it relied on.
+            // Folding is off the answer's path, so the fsync per batch costs no request anything.
+            try state.execute("PRAGMA synchronous = FULL")
+        }
         // The folder upserts reader days in random order: a page cache of 64 MiB keeps the
         // upper levels of the tree and the recently touched leaves, without holding a copy of
         // what the in-memory index already holds (the page cache counts in resident memory).
@@ -57,6 +63,7 @@ public final class SQLiteStore: ProgressStore {
         let folderLog = try SQLiteConnection(filename: logName, busyTimeoutMs: options.busyTimeoutMs)
 
         let folder = try SQLiteFolder(state: state, log: folderLog, options: options)
+        try Self.continueNumbering(log, after: folder.foldedSeq)
         try Self.restore(index, from: state)
         var recentIDs = try Self.recentIDs(in: state, since: options.clock() - options.idRetentionMs)
         try Self.replay(log, after: folder.foldedSeq, into: index, recentIDs: &recentIDs)
@@ -128,6 +135,21 @@ public final class SQLiteStore: ProgressStore {
         guard queued else { throw StoreError.closed }
         done.wait()
         try outcome.current.get()
+    }
+
+    /// Makes the log number its next row after `foldedSeq`. A log that was lost or replaced
+    /// (deleted as if it were a cache, or not restored with the state file) would otherwise
+    /// start again at 1, below the state's mark, and its rows would be neither folded nor
+    /// replayed.
+    static func continueNumbering(_ log: SQLiteConnection, after foldedSeq: Int64) throws(StoreError) {
+        guard foldedSeq > 0 else { return }
+        try log.transaction { () throws(StoreError) in
+            let current = try log.integer(
+                "SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'event_log'), 0)")
+            guard current < foldedSeq else { return }
+            try log.execute("DELETE FROM sqlite_sequence WHERE name = 'event_log'")
+            try log.execute("INSERT INTO sqlite_sequence (name, seq) VALUES ('event_log', \(foldedSeq))")
+        }
     }
 
     /// Throws ``StoreError/closed`` once ``close()`` has begun.
