@@ -259,4 +259,16 @@ struct MemoryIndexTests {
                 ),
             ])
     }
+
+    @Test("article ids that differ only in Unicode normalization are two articles")
+    func exactBytes() {
+        let index = MemoryIndex()
+        let composed = "/caf\u{E9}"
+        let decomposed = "/cafe\u{301}"
+        #expect(composed == decomposed)  // Swift calls them equal; the store must not.
+        index.apply([event(composed, "r1"), event(decomposed, "r2")])
+        #expect(index.readers(of: composed, in: .allTime)?.map(\.reader) == ["r1"])
+        #expect(index.readers(of: decomposed, in: .allTime)?.map(\.reader) == ["r2"])
+        #expect(index.listing(in: .allTime, threshold: 0.9).count == 2)
+    }
 }

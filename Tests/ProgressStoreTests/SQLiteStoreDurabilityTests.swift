@@ -152,6 +152,9 @@ struct SQLiteStoreDurabilityTests {
 
         let third = try SQLiteStore(path: folder.databasePath)
         defer { third.close() }
-        #expect(try third.readers(of: "/a", in: .allTime)?.map(\.reader) == ["a", "b", "c", "d", "e", "f", "g", "h"])
+        #expect(
+            try third.readers(of: "/a", in: .allTime)?.map(\.reader) == [
+                "a", "b", "c", "d", "e", "f", "g", "h",
+            ])
     }
 }

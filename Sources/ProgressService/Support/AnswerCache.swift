@@ -1,3 +1,4 @@
+import ProgressStore
 import Synchronization
 
 /// Rendered stats answers, kept while the article they describe has not changed.
@@ -12,7 +13,8 @@ final class AnswerCache: Sendable {
         var body: [UInt8]
     }
 
-    private let entries = Mutex<[String: Entry]>([:])
+    /// By exact bytes, as the store tells ids apart.
+    private let entries = Mutex<[ExactKey: Entry]>([:])
     private let capacity: Int
 
     init(capacity: Int = 4096) {
@@ -22,7 +24,7 @@ final class AnswerCache: Sendable {
     /// The answer stored under `key` for exactly `version`.
     func answer(for key: String, version: UInt64) -> [UInt8]? {
         entries.withLock { entries in
-            guard let entry = entries[key], entry.version == version else { return nil }
+            guard let entry = entries[ExactKey(key)], entry.version == version else { return nil }
             return entry.body
         }
     }
@@ -31,7 +33,7 @@ final class AnswerCache: Sendable {
         entries.withLock { entries in
             // Crude but bounded: a full cache starts again rather than tracking recency.
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-            entries[key] = Entry(version: version, body: body)
+            entries[ExactKey(key)] = Entry(version: version, body: body)
         }
     }
 }

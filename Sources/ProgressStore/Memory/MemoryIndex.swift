@@ -109,21 +109,22 @@ public final class MemoryIndex: Sendable {
 
 /// Everything the index holds, behind its lock.
 private struct IndexState {
-    var slots: [String: Int32] = [:]
+    /// By exact bytes: ids that differ only in Unicode normalization are different articles.
+    var slots: [ExactKey: Int32] = [:]
     var articles: [ArticleIndex] = []
     var pairCount = 0
 
     func article(named name: String) -> ArticleIndex? {
-        slots[name].map { articles[Int($0)] }
+        slots[ExactKey(name)].map { articles[Int($0)] }
     }
 
     mutating func fold(article name: String, reader: String, day: Int32, _ figures: DayFigures) {
         let article: ArticleIndex
-        if let slot = slots[name] {
+        if let slot = slots[ExactKey(name)] {
             article = articles[Int(slot)]
         } else {
             article = ArticleIndex(name: name)
-            slots[name] = Int32(articles.count)
+            slots[ExactKey(name)] = Int32(articles.count)
             articles.append(article)
         }
         if article.fold(reader: reader, day: day, figures) {

@@ -14,7 +14,7 @@ final class SQLiteFolder: @unchecked Sendable {
     private let state: SQLiteConnection
     private let log: SQLiteConnection
     private let options: SQLiteStore.Options
-    private var articleIDs: [String: Int64] = [:]
+    private var articleIDs: [ExactKey: Int64] = [:]
     private let folded: Locked<Int64>
     /// The last log sequence number whose events are in `reader_days`.
     var foldedSeq: Int64 { folded.current }
@@ -113,7 +113,7 @@ final class SQLiteFolder: @unchecked Sendable {
         select.reset()
         guard let last = rows.last?.seq else { return 0 }
 
-        var newArticles: [String: Int64] = [:]
+        var newArticles: [ExactKey: Int64] = [:]
         let now = options.clock()
         try state.transaction { () throws(StoreError) in
             for row in rows {
@@ -142,7 +142,7 @@ final class SQLiteFolder: @unchecked Sendable {
     }
 
     /// Folds one already acknowledged event into its reader's day, and remembers its id.
-    private func fold(_ event: EventRecord, seenMs: Int64, newArticles: inout [String: Int64])
+    private func fold(_ event: EventRecord, seenMs: Int64, newArticles: inout [ExactKey: Int64])
         throws(StoreError)
     {
         if let key = event.deduplicationKey {
@@ -181,14 +181,15 @@ final class SQLiteFolder: @unchecked Sendable {
 
     /// The id of `name`, adding the article if new. Ids added in the running transaction go to
     /// `newArticles` and join the cache only once it commits — a rollback takes them back.
-    private func articleID(_ name: String, newArticles: inout [String: Int64]) throws(StoreError) -> Int64 {
-        if let id = articleIDs[name] ?? newArticles[name] { return id }
+    private func articleID(_ name: String, newArticles: inout [ExactKey: Int64]) throws(StoreError) -> Int64 {
+        let key = ExactKey(name)
+        if let id = articleIDs[key] ?? newArticles[key] { return id }
         let lookup = try state.cached("SELECT id FROM articles WHERE name = ?1")
         defer { lookup.reset() }
         try lookup.bind(1, name)
         if try lookup.step() {
             let id = lookup.int64(0)
-            newArticles[name] = id
+            newArticles[key] = id
             return id
         }
         let insert = try state.cached("INSERT INTO articles (name) VALUES (?1) RETURNING id")
@@ -198,7 +199,7 @@ final class SQLiteFolder: @unchecked Sendable {
             throw StoreError(code: 0, message: "inserting article \(name) returned no id")
         }
         let id = insert.int64(0)
-        newArticles[name] = id
+        newArticles[key] = id
         return id
     }
 

@@ -72,21 +72,21 @@ extension SQLiteStore {
     }
 
     /// The deduplication keys acknowledged after `sinceMs` that the folder has recorded.
-    static func recentIDs(in state: SQLiteConnection, since sinceMs: Int64) throws(StoreError) -> [String:
-        Int64]
-    {
+    static func recentIDs(
+        in state: SQLiteConnection, since sinceMs: Int64
+    ) throws(StoreError) -> [ExactKey: Int64] {
         let rows = try state.cached("SELECT id, seen_ms FROM event_ids WHERE seen_ms > ?1")
         defer { rows.reset() }
         try rows.bind(1, sinceMs)
-        var ids: [String: Int64] = [:]
-        while try rows.step() { ids[rows.string(0)] = rows.int64(1) }
+        var ids: [ExactKey: Int64] = [:]
+        while try rows.step() { ids[ExactKey(rows.string(0))] = rows.int64(1) }
         return ids
     }
 
     /// Applies the log rows the folder has not folded yet, in order, as they were acknowledged.
     static func replay(
         _ log: SQLiteConnection, after foldedSeq: Int64, into index: MemoryIndex,
-        recentIDs: inout [String: Int64]
+        recentIDs: inout [ExactKey: Int64]
     ) throws(StoreError) {
         let rows = try log.cached("SELECT committed_ms, events FROM event_log WHERE seq > ?1 ORDER BY seq")
         defer { rows.reset() }
@@ -94,7 +94,7 @@ extension SQLiteStore {
         while try rows.step() {
             let committedMs = rows.int64(0)
             let events = try EventLogCodec.decode(rows.blob(1))
-            for key in events.lazy.compactMap(\.deduplicationKey) { recentIDs[key] = committedMs }
+            for key in events.lazy.compactMap(\.deduplicationKey) { recentIDs[ExactKey(key)] = committedMs }
             index.apply(events)
         }
     }

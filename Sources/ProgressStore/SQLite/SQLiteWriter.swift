@@ -24,14 +24,14 @@ final class SQLiteWriter: @unchecked Sendable {
     private let index: MemoryIndex
     private let folder: SQLiteFolder
     /// Deduplication key → when it was acknowledged, for ids younger than the retention window.
-    private var recentIDs: [String: Int64]
+    private var recentIDs: [ExactKey: Int64]
     private var lastPruneMs: Int64
     private let committedSeq: Locked<Int64>
 
     init(
         connection: SQLiteConnection, options: SQLiteStore.Options, writable: Locked<Bool>,
         index: MemoryIndex,
-        folder: SQLiteFolder, recentIDs: [String: Int64], committedSeq: Locked<Int64>
+        folder: SQLiteFolder, recentIDs: [ExactKey: Int64], committedSeq: Locked<Int64>
     ) {
         self.committedSeq = committedSeq
         self.connection = connection
@@ -55,7 +55,7 @@ final class SQLiteWriter: @unchecked Sendable {
         guard !writes.isEmpty else { return }
 
         let now = options.clock()
-        var claimed: [String: Int64] = [:]
+        var claimed: [ExactKey: Int64] = [:]
         var counted: [EventRecord] = []
         var results: [AppendResult?] = []
         var probed = false
@@ -64,7 +64,7 @@ final class SQLiteWriter: @unchecked Sendable {
             case .append(let events, _):
                 var result = AppendResult(counted: 0, duplicates: 0)
                 for event in events {
-                    if let key = event.deduplicationKey {
+                    if let key = event.deduplicationKey.map(ExactKey.init) {
                         if let seen = claimed[key] ?? recentIDs[key], seen > now - options.idRetentionMs {
                             result.duplicates += 1
                             continue
