@@ -89,7 +89,11 @@ public final class ProgressService: HTTPResponder {
             }
             // The default query is answered from counters in microseconds: on this thread. One
             // that must fold readers may take a while on a large article: off it.
-            if Self.isCountersQuery(request.query) { answer() } else { readQueue.async(execute: answer) }
+            if Self.isCountersQuery(request.query, defaultThreshold: configuration.completionThreshold) {
+                answer()
+            } else {
+                readQueue.async(execute: answer)
+            }
         case .healthz:
             guard store.isWritable else {
                 // After a failed write, a probe decides: the cause may be gone while no
@@ -135,15 +139,17 @@ public final class ProgressService: HTTPResponder {
 
     /// Whether a stats query asks only what the store's counters answer: all time, no engaged
     /// minimum, a threshold in thousandths. Malformed queries count too: they fail fast.
-    static func isCountersQuery(_ query: String?) -> Bool {
-        guard let query, !query.isEmpty else { return true }
+    static func isCountersQuery(_ query: String?, defaultThreshold: Double) -> Bool {
+        func inThousandths(_ threshold: Double) -> Bool { (threshold * 1000).rounded() / 1000 == threshold }
+        guard let query, !query.isEmpty else { return inThousandths(defaultThreshold) }
         guard let parameters = try? QueryParameters(query) else { return true }
         if parameters["from"] != nil || parameters["to"] != nil { return false }
         if let seconds = parameters["minEngagedSeconds"], Double(seconds) != 0 { return false }
-        if let text = parameters["threshold"], let threshold = Double(text), threshold.isFinite {
-            return (threshold * 1000).rounded() / 1000 == threshold
+        if let text = parameters["threshold"] {
+            guard let threshold = Double(text), threshold.isFinite else { return true }
+            return inThousandths(threshold)
         }
-        return true
+        return inThousandths(defaultThreshold)
     }
 
     static func seconds(since start: ContinuousClock.Instant) -> Double {

@@ -2,6 +2,13 @@ extension ArticleIndex {
     /// The statistics of SPEC §5 over `days`. From the totals and histograms when the range
     /// spans the article's days, no engaged minimum applies and the threshold sits on a 1/1000
     /// edge; otherwise by folding every reader and ``ArticleStatistics/compute``.
+    /// Whether ``statistics(in:metric:threshold:minEngagedSeconds:)`` reads counters only,
+    /// without visiting readers: then it takes microseconds whatever the article's size.
+    func answersFromCounters(in days: DayRange, threshold: Double, minEngagedSeconds: Double) -> Bool {
+        minEngagedSeconds == 0 && totals.spans(days) && histograms != nil
+            && DepthHistogram.edge(of: threshold) != nil
+    }
+
     func statistics(
         in days: DayRange, metric: ArticleStatistics.Metric, threshold: Double, minEngagedSeconds: Double
     ) -> ArticleStatistics {

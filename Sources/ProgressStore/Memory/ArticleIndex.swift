@@ -23,6 +23,19 @@ final class ArticleIndex {
 
     var readerCount: Int { names.count }
 
+    /// A copy to read from outside the index's lock. Cheap: the columns are copy-on-write
+    /// arrays, shared until the live article next changes (which then copies what it changes).
+    func snapshot() -> ArticleIndex {
+        let copy = ArticleIndex(name: name)
+        copy.names = names
+        copy.firstDays = firstDays
+        copy.otherDays = otherDays
+        copy.totals = totals
+        copy.histograms = histograms
+        copy.version = version
+        return copy
+    }
+
     /// Counts the folds: any figure of the article can have changed only when this has.
     private(set) var version: UInt64 = 0
 

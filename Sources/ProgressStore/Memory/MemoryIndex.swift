@@ -47,17 +47,17 @@ public final class MemoryIndex: Sendable {
     /// The readers of `article` with their figures folded over `days`, in byte order of their
     /// ids (as ``ProgressStore/readers(of:in:)``); `nil` when the article never had an event.
     public func readers(of article: String, in days: DayRange) -> [ReaderSummary]? {
-        state.read { state -> [ReaderSummary]? in
-            guard let index = state.article(named: article) else { return nil }
-            let slots = (0..<Int32(index.readerCount)).sorted { index.names.precedes($0, $1) }
-            return slots.compactMap { slot in
-                index.figures(of: slot, in: days).map { figures in
-                    ReaderSummary(
-                        reader: index.names.name(at: slot), maxProgress: figures.maxProgress,
-                        maxSeenDepth: figures.maxSeenDepth, scrollable: figures.scrollable,
-                        events: figures.events, engagedMs: figures.engagedMs, firstMs: figures.firstMs,
-                        lastMs: figures.lastMs)
-                }
+        // Folding visits every reader: do it on a snapshot, so the writer (and every
+        // acknowledgement waiting for it) never waits for a long read.
+        guard let index = state.read({ $0.article(named: article)?.snapshot() }) else { return nil }
+        let slots = (0..<Int32(index.readerCount)).sorted { index.names.precedes($0, $1) }
+        return slots.compactMap { slot in
+            index.figures(of: slot, in: days).map { figures in
+                ReaderSummary(
+                    reader: index.names.name(at: slot), maxProgress: figures.maxProgress,
+                    maxSeenDepth: figures.maxSeenDepth, scrollable: figures.scrollable,
+                    events: figures.events, engagedMs: figures.engagedMs, firstMs: figures.firstMs,
+                    lastMs: figures.lastMs)
             }
         }
     }
@@ -72,8 +72,27 @@ public final class MemoryIndex: Sendable {
         of article: String, in days: DayRange, metric: ArticleStatistics.Metric, threshold: Double,
         minEngagedSeconds: Double
     ) -> ArticleStatistics? {
-        state.read { state in
-            state.article(named: article)?.statistics(
+        enum Work {
+            case done(ArticleStatistics?)
+            case fold(ArticleIndex)
+        }
+        // Counters answer under the lock in microseconds; a fold over every reader runs on a
+        // snapshot outside it, so the writer never waits for a long read.
+        let work = state.read { state -> Work in
+            guard let index = state.article(named: article) else { return .done(nil) }
+            if index.answersFromCounters(in: days, threshold: threshold, minEngagedSeconds: minEngagedSeconds)
+            {
+                return .done(
+                    index.statistics(
+                        in: days, metric: metric, threshold: threshold, minEngagedSeconds: minEngagedSeconds))
+            }
+            return .fold(index.snapshot())
+        }
+        switch work {
+        case .done(let statistics):
+            return statistics
+        case .fold(let index):
+            return index.statistics(
                 in: days, metric: metric, threshold: threshold, minEngagedSeconds: minEngagedSeconds)
         }
     }
@@ -81,18 +100,28 @@ public final class MemoryIndex: Sendable {
     /// One line per article that ever had an event, by name in byte order, with its figures over
     /// `days` (as ``ProgressStore/listing(in:threshold:)``).
     public func listing(in days: DayRange, threshold: Double) -> [ArticleListing] {
-        state.read { state in
-            let order = nameOrder.withLock { order in
-                if order.count != state.articles.count {
-                    order = (0..<Int32(state.articles.count)).sorted {
-                        state.articles[Int($0)].name.utf8.lexicographicallyPrecedes(
-                            state.articles[Int($1)].name.utf8)
-                    }
-                }
-                return order
+        if days == .allTime {
+            return state.read { state in
+                articlesByName(state).map { $0.listing(in: days, threshold: threshold) }
             }
-            return order.map { state.articles[Int($0)].listing(in: days, threshold: threshold) }
         }
+        // A range folds every reader of every article: on snapshots, outside the lock.
+        let snapshots = state.read { state in articlesByName(state).map { $0.snapshot() } }
+        return snapshots.map { $0.listing(in: days, threshold: threshold) }
+    }
+
+    /// Every article, by name in byte order; the order is rebuilt only when articles were added.
+    private func articlesByName(_ state: IndexState) -> [ArticleIndex] {
+        let order = nameOrder.withLock { order in
+            if order.count != state.articles.count {
+                order = (0..<Int32(state.articles.count)).sorted {
+                    state.articles[Int($0)].name.utf8.lexicographicallyPrecedes(
+                        state.articles[Int($1)].name.utf8)
+                }
+            }
+            return order
+        }
+        return order.map { state.articles[Int($0)] }
     }
 
     /// A number that changes whenever any figure of `article` may have changed (`nil` for an

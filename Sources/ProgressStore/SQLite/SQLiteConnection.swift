@@ -67,6 +67,11 @@ final class SQLiteConnection: @unchecked Sendable {
         return statement
     }
 
+    /// Rows changed by the last statement this connection ran.
+    var changes: Int {
+        db.map { Int(sqlite3_changes($0)) } ?? 0
+    }
+
     /// The rowid of the last row this connection inserted.
     var lastInsertRowID: Int64 {
         db.map { sqlite3_last_insert_rowid($0) } ?? 0

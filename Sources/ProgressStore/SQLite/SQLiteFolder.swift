@@ -127,8 +127,8 @@ final class SQLiteFolder: @unchecked Sendable {
             try mark.bind(1, last)
             try mark.run()
             if lastPruneMs.map({ now - $0 >= options.pruneIntervalMs }) ?? true {
-                try pruneEventIDs(now: now)
                 lastPruneMs = now
+                try pruneEventIDs(now: now)
             }
         }
         folded.withLock { $0 = last }
@@ -203,12 +203,18 @@ final class SQLiteFolder: @unchecked Sendable {
         return id
     }
 
-    /// Forgets ids past the retention window, a bounded batch at a time.
+    /// Forgets ids past the retention window, 10,000 at a time, up to 100,000 per call, so
+    /// that no transaction grows long yet pruning outpaces any rate of new ids (a call comes
+    /// at most every `pruneIntervalMs`; a round that was full makes the next call come at once).
     private func pruneEventIDs(now: Int64) throws(StoreError) {
         let prune = try state.cached(
             "DELETE FROM event_ids WHERE id IN "
                 + "(SELECT id FROM event_ids WHERE seen_ms <= ?1 ORDER BY seen_ms LIMIT 10000)")
-        try prune.bind(1, now - options.idRetentionMs)
-        try prune.run()
+        for _ in 0..<10 {
+            try prune.bind(1, now - options.idRetentionMs)
+            try prune.run()
+            guard state.changes == 10_000 else { return }
+        }
+        lastPruneMs = nil  // more is due: prune again with the next batch
     }
 }
