@@ -82,8 +82,16 @@ public final class HTTPServer: Sendable {
         core.draining.store(true, ordering: .relaxed)
         let listener = MHD_quiesce_daemon(daemon)
         if listener >= 0 { close(listener) }
-        if !waitForPendingRequests(seconds: Self.drainTimeoutSeconds) {
-            core.refusePending()
+        var drained = waitForPendingRequests(seconds: Self.drainTimeoutSeconds)
+        // A keep-alive client may still send a request before it reads `Connection: close`:
+        // from here on new requests are answered 503 without reaching the responder, and one
+        // that slipped in before is waited for like the rest. Only what is still pending when
+        // the wait runs out is answered 503 by the server itself, since libmicrohttpd aborts
+        // when stopped with a connection suspended.
+        core.refuseNew()
+        if drained { drained = waitForPendingRequests(seconds: Self.drainTimeoutSeconds) }
+        if !drained {
+            core.answerPendingUnavailable()
             _ = waitForPendingRequests(seconds: Self.refusalTimeoutSeconds)
         }
         core.resumeGate.close()

@@ -119,14 +119,17 @@ final class ServerCore: Sendable {
         }
     }
 
-    /// Answers every request still waiting for the responder with ``unavailable``, and every
-    /// later one without asking the responder.
+    /// Answers every later request with ``unavailable`` without asking the responder.
     ///
-    /// Once it returns no request can be suspended any more: a dispatch that began before
+    /// Once it returns no new request can be suspended any more: a dispatch that began before
     /// `refusing` was set has finished (and registered), and later ones answer synchronously.
-    func refusePending() {
+    func refuseNew() {
         refusing.store(true, ordering: .sequentiallyConsistent)
         while dispatching.load(ordering: .sequentiallyConsistent) > 0 { sched_yield() }
+    }
+
+    /// Answers 503 to every request still waiting for the responder (after ``refuseNew()``).
+    func answerPendingUnavailable() {
         for context in pending.withLock({ Array($0.values) }) {
             context.deliver(Self.unavailable)
         }
