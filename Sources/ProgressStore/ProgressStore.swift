@@ -88,6 +88,10 @@ public protocol ProgressStore: AnyObject, Sendable {
     /// it while the store is unwritable and idle, so that the store can recover without appends.
     func probe(completion: (@Sendable (Bool) -> Void)?)
 
+    /// Gauges about the store's inner workings for `/metrics` beyond size and writability,
+    /// such as work it has acknowledged but not yet put in its final place.
+    var gauges: [StoreGauge] { get }
+
     /// Bytes the store occupies (file size for SQLite), for `/metrics`.
     var sizeBytes: Int64 { get }
 
@@ -95,7 +99,23 @@ public protocol ProgressStore: AnyObject, Sendable {
     func close()
 }
 
+/// One `/metrics` gauge a store reports: `reading_progress_store_<name>`.
+public struct StoreGauge: Sendable, Equatable {
+    public var name: String
+    public var help: String
+    public var value: Double
+
+    public init(name: String, help: String, value: Double) {
+        self.name = name
+        self.help = help
+        self.value = value
+    }
+}
+
 extension ProgressStore {
+    /// Stores with nothing more to tell report no gauges.
+    public var gauges: [StoreGauge] { [] }
+
     /// Stores that cannot tell report no version.
     public func version(of article: String) -> UInt64? { nil }
 

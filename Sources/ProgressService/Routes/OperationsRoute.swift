@@ -19,7 +19,8 @@ extension ProgressService {
 
     /// `GET /metrics` in the Prometheus text format.
     func metricsText() -> Reply {
-        let text = metrics.render(storeSizeBytes: store.sizeBytes, storeWritable: store.isWritable)
+        let text = metrics.render(
+            storeSizeBytes: store.sizeBytes, storeWritable: store.isWritable, storeGauges: store.gauges)
         return Reply(
             status: 200, body: Array(text.utf8), contentType: "text/plain; version=0.0.4; charset=utf-8")
     }

@@ -1,3 +1,4 @@
+import ProgressStore
 import Synchronization
 
 /// Counters and histograms for `GET /metrics` (SPEC §7), safe to update from any thread.
@@ -41,7 +42,7 @@ public final class Metrics: Sendable {
     }
 
     /// The Prometheus text exposition format, version 0.0.4.
-    func render(storeSizeBytes: Int64, storeWritable: Bool) -> String {
+    func render(storeSizeBytes: Int64, storeWritable: Bool, storeGauges: [StoreGauge] = []) -> String {
         var out = ""
         out +=
             "# HELP reading_progress_http_requests_total HTTP requests answered, by route, method and status.\n"
@@ -73,6 +74,10 @@ public final class Metrics: Sendable {
         out += "# HELP reading_progress_store_writable 1 while the store accepts writes.\n"
         out += "# TYPE reading_progress_store_writable gauge\n"
         out += "reading_progress_store_writable \(storeWritable ? 1 : 0)\n"
+        for gauge in storeGauges {
+            let name = "reading_progress_store_\(gauge.name)"
+            out += "# HELP \(name) \(gauge.help)\n# TYPE \(name) gauge\n\(name) \(gauge.value)\n"
+        }
         return out
     }
 }

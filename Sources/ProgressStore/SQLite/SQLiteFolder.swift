@@ -16,6 +16,8 @@ final class SQLiteFolder: @unchecked Sendable {
     private let options: SQLiteStore.Options
     private var articleIDs: [ExactKey: Int64] = [:]
     private let folded: Locked<Int64>
+    /// Whether the last batch failed (the events wait in the log meanwhile, safe but unfolded).
+    let failing = Locked(false)
     /// The last log sequence number whose events are in `reader_days`.
     var foldedSeq: Int64 { folded.current }
     private var lastPruneMs: Int64?
@@ -88,7 +90,9 @@ final class SQLiteFolder: @unchecked Sendable {
             let folded: Int
             do {
                 folded = try foldBatch()
+                failing.withLock { $0 = false }
             } catch {
+                failing.withLock { $0 = true }
                 folded = 0  // a full disk or a lost file: try again after the pause below
             }
             if folded == 0 {

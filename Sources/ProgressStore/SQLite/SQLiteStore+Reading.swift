@@ -30,6 +30,23 @@ extension SQLiteStore {
         (try? requireOpen()) == nil ? nil : index.version(of: article)
     }
 
+    /// The folder's lag and health, and the pairs held in memory.
+    public var gauges: [StoreGauge] {
+        [
+            StoreGauge(
+                name: "unfolded_groups",
+                help: "Committed groups in the event log not yet folded into reader_days.",
+                value: Double(max(0, committedSeqValue - folderSeq))),
+            StoreGauge(
+                name: "fold_failing",
+                help: "1 while the folder's last batch failed (the events wait in the log).",
+                value: folderFailing ? 1 : 0),
+            StoreGauge(
+                name: "pairs", help: "(article, reader) pairs held in memory.", value: Double(index.pairCount)
+            ),
+        ]
+    }
+
     /// (article, reader) pairs held in memory.
     public var pairCount: Int { index.pairCount }
 }

@@ -67,6 +67,8 @@ public final class SQLiteStore: ProgressStore {
         try Self.restore(index, from: state)
         var recentIDs = try Self.recentIDs(in: state, since: options.clock() - options.idRetentionMs)
         try Self.replay(log, after: folder.foldedSeq, into: index, recentIDs: &recentIDs)
+        let lastSeq = try log.integer("SELECT coalesce(max(seq), 0) FROM event_log")
+        committedSeq.withLock { $0 = max(lastSeq, folder.foldedSeq) }
 
         let writer = SQLiteWriter(
             connection: log, options: options, writable: writable, index: index, folder: folder,
@@ -151,6 +153,10 @@ public final class SQLiteStore: ProgressStore {
             try log.execute("INSERT INTO sqlite_sequence (name, seq) VALUES ('event_log', \(foldedSeq))")
         }
     }
+
+    var committedSeqValue: Int64 { committedSeq.current }
+    var folderSeq: Int64 { folder.foldedSeq }
+    var folderFailing: Bool { folder.failing.current }
 
     /// Throws ``StoreError/closed`` once ``close()`` has begun.
     func requireOpen() throws(StoreError) {
