@@ -25,6 +25,10 @@ final class SQLiteWriter: @unchecked Sendable {
     private let folder: SQLiteFolder
     /// Deduplication key → when it was acknowledged, for ids younger than the retention window.
     private var recentIDs: [ExactKey: Int64]
+    /// The same ids in the order they were acknowledged — which is the order of their times —
+    /// so that forgetting expired ones starts at the front and stops at the first young one.
+    private var recentOrder: [(key: ExactKey, seenMs: Int64)]
+    private var recentStart = 0
     private var lastPruneMs: Int64
     private let committedSeq: Locked<Int64>
 
@@ -40,6 +44,7 @@ final class SQLiteWriter: @unchecked Sendable {
         self.index = index
         self.folder = folder
         self.recentIDs = recentIDs
+        self.recentOrder = recentIDs.map { ($0.key, $0.value) }.sorted { $0.seenMs < $1.seenMs }
         self.lastPruneMs = options.clock()
     }
 
@@ -116,6 +121,7 @@ final class SQLiteWriter: @unchecked Sendable {
 
         writable.withLock { $0 = true }
         recentIDs.merge(claimed) { _, new in new }
+        for (key, seenMs) in claimed { recentOrder.append((key, seenMs)) }
         if !counted.isEmpty {
             index.apply(counted)
             folder.notify()
@@ -128,8 +134,24 @@ final class SQLiteWriter: @unchecked Sendable {
             }
         }
         if now - lastPruneMs >= options.pruneIntervalMs {
-            recentIDs = recentIDs.filter { $0.value > now - options.idRetentionMs }
+            forgetExpiredIDs(now: now)
             lastPruneMs = now
+        }
+    }
+
+    /// Drops ids older than the retention window: work in proportion to what expired, not to
+    /// what is held, so a large set of ids never stalls the writer.
+    private func forgetExpiredIDs(now: Int64) {
+        let horizon = now - options.idRetentionMs
+        while recentStart < recentOrder.count, recentOrder[recentStart].seenMs <= horizon {
+            let (key, seenMs) = recentOrder[recentStart]
+            // A key acknowledged again later has a newer entry further on: keep it.
+            if recentIDs[key] == seenMs { recentIDs[key] = nil }
+            recentStart += 1
+        }
+        if recentStart > 4096 && recentStart * 2 > recentOrder.count {
+            recentOrder.removeFirst(recentStart)
+            recentStart = 0
         }
     }
 
