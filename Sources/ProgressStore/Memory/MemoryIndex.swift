@@ -44,6 +44,21 @@ public final class MemoryIndex: Sendable {
         state.write { $0.fold(article: article, reader: reader, day: day, figures) }
     }
 
+    /// Restores many stored rows under one acquisition of the lock (start-up loads millions).
+    public func restore(_ rows: [StoredReaderDay]) {
+        state.write { state in
+            for row in rows {
+                state.fold(
+                    article: row.article, reader: row.reader, day: row.day,
+                    DayFigures(
+                        maxProgress: row.maxProgress, maxSeenDepth: row.maxSeenDepth,
+                        scrollable: row.scrollable,
+                        events: row.events, engagedMs: row.engagedMs, firstMs: row.firstMs, lastMs: row.lastMs
+                    ))
+            }
+        }
+    }
+
     /// The readers of `article` with their figures folded over `days`, in byte order of their
     /// ids (as ``ProgressStore/readers(of:in:)``); `nil` when the article never had an event.
     public func readers(of article: String, in days: DayRange) -> [ReaderSummary]? {

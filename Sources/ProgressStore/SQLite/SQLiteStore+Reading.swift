@@ -64,6 +64,8 @@ extension SQLiteStore {
         defer { rows.reset() }
         var article = ""
         var articleID: Int64 = -1
+        var batch: [StoredReaderDay] = []
+        batch.reserveCapacity(8192)
         while try rows.step() {
             // Rows come grouped by article: decode its name once per article.
             let id = rows.int64(0)
@@ -80,12 +82,18 @@ extension SQLiteStore {
                     code: 0,
                     message: "reader_days holds a row whose times lie outside its day (article \(article))")
             }
-            index.restore(
-                article: article, reader: rows.string(2), day: Int32(truncatingIfNeeded: day),
-                maxProgress: rows.double(4), maxSeenDepth: rows.double(5), scrollable: rows.int64(6) != 0,
-                events: rows.int64(7), engagedMs: rows.int64(8), firstMs: rows.int64(9),
-                lastMs: rows.int64(10))
+            batch.append(
+                StoredReaderDay(
+                    article: article, reader: rows.string(2), day: Int32(truncatingIfNeeded: day),
+                    maxProgress: rows.double(4), maxSeenDepth: rows.double(5), scrollable: rows.int64(6) != 0,
+                    events: rows.int64(7), engagedMs: rows.int64(8), firstMs: rows.int64(9),
+                    lastMs: rows.int64(10)))
+            if batch.count == 8192 {
+                index.restore(batch)
+                batch.removeAll(keepingCapacity: true)
+            }
         }
+        index.restore(batch)
     }
 
     /// The deduplication keys acknowledged after `sinceMs` that the folder has recorded.
