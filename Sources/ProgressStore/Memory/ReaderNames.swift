@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The reader ids of one article, interned as slots 0, 1, 2, … in the order they first appear.
 ///
 /// A `Dictionary<String, Int32>` costs a 16-byte key, a value and its load-factor slack per
@@ -54,7 +60,12 @@ struct ReaderNames {
                 let slot = buckets[index]
                 if slot < 0 { return nil }
                 let range = range(of: slot)
-                if range.count == utf8.count && arena[range].elementsEqual(utf8) { return slot }
+                if range.count == utf8.count
+                    && (range.isEmpty
+                        || memcmp(arena.baseAddress! + range.lowerBound, utf8.baseAddress!, range.count) == 0)
+                {
+                    return slot
+                }
                 index = (index + 1) & mask
             }
         }
@@ -98,7 +109,13 @@ extension ReaderNames {
     /// Whether `a`'s id sorts before `b`'s byte by byte (SQLite's BINARY order).
     func precedes(_ a: Int32, _ b: Int32) -> Bool {
         bytes.withUnsafeBufferPointer { arena in
-            arena[range(of: a)].lexicographicallyPrecedes(arena[range(of: b)])
+            let (left, right) = (range(of: a), range(of: b))
+            let common = min(left.count, right.count)
+            let order =
+                common == 0
+                ? 0
+                : memcmp(arena.baseAddress! + left.lowerBound, arena.baseAddress! + right.lowerBound, common)
+            return order != 0 ? order < 0 : left.count < right.count
         }
     }
 }
