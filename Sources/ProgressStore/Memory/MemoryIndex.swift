@@ -38,10 +38,13 @@ public final class MemoryIndex: Sendable {
         article: String, reader: String, day: Int32, maxProgress: Double, maxSeenDepth: Double,
         scrollable: Bool, events: Int64, engagedMs: Int64, firstMs: Int64, lastMs: Int64
     ) {
-        let figures = DayFigures(
-            maxProgress: maxProgress, maxSeenDepth: maxSeenDepth, scrollable: scrollable, events: events,
-            engagedMs: engagedMs, firstMs: firstMs, lastMs: lastMs)
-        state.write { $0.fold(article: article, reader: reader, day: day, figures) }
+        restore([
+            StoredReaderDay(
+                article: article, reader: reader, day: day, maxProgress: maxProgress,
+                maxSeenDepth: maxSeenDepth,
+                scrollable: scrollable, events: events, engagedMs: engagedMs, firstMs: firstMs, lastMs: lastMs
+            )
+        ])
     }
 
     /// Restores many stored rows under one acquisition of the lock (start-up loads millions).
