@@ -47,7 +47,7 @@ public struct EventRecord: Sendable, Equatable {
 
 extension Int64 {
     /// Division rounding toward negative infinity, so that times before 1970 land on the right day.
-    func floorDivided(by divisor: Int64) -> Int64 {
+    package func floorDivided(by divisor: Int64) -> Int64 {
         let (q, r) = quotientAndRemainder(dividingBy: divisor)
         return r < 0 ? q - 1 : q
     }

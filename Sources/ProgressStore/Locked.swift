@@ -1,8 +1,6 @@
 import Foundation
 
 /// A value behind a lock, for the few bits of state several threads share.
-///
-/// `Synchronization.Mutex` would do, but it needs macOS 15 and the package supports macOS 14.
 final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value

@@ -1,3 +1,5 @@
+import ProgressStore
+
 /// Event times: RFC 3339 strings or integer epoch milliseconds in, RFC 3339 UTC out.
 enum EventTime {
     static let maximumFutureMs: Int64 = 5 * 60 * 1000
@@ -154,12 +156,5 @@ enum EventTime {
     private static func pad(_ value: Int, _ width: Int) -> String {
         let text = String(value)
         return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
-    }
-}
-
-extension Int64 {
-    fileprivate func floorDivided(by divisor: Int64) -> Int64 {
-        let (q, r) = quotientAndRemainder(dividingBy: divisor)
-        return r < 0 ? q - 1 : q
     }
 }

@@ -6,8 +6,6 @@ extension SQLiteStore {
         /// `PRAGMA max_page_count` for the write connection: caps the database so tests can
         /// make it "full" and see how a full disk behaves. `nil`: SQLite's own limit.
         public var maxPageCount: Int?
-        /// Read connections in the pool; reads beyond this many at once wait for one.
-        public var readConnections: Int
         /// How long a connection waits for a lock held by another (a checkpoint, another process).
         public var busyTimeoutMs: Int32
         /// How long an event id is remembered (SPEC §4: 24 hours).
@@ -22,12 +20,11 @@ extension SQLiteStore {
         public var clock: @Sendable () -> Int64
 
         public init(
-            maxPageCount: Int? = nil, readConnections: Int = 4, busyTimeoutMs: Int32 = 5_000,
+            maxPageCount: Int? = nil, busyTimeoutMs: Int32 = 5_000,
             idRetentionMs: Int64 = 86_400_000, pruneIntervalMs: Int64 = 60_000, fsyncEachCommit: Bool = false,
             clock: @escaping @Sendable () -> Int64 = Options.wallClockMs
         ) {
             self.maxPageCount = maxPageCount
-            self.readConnections = max(1, readConnections)
             self.busyTimeoutMs = busyTimeoutMs
             self.idRetentionMs = idRetentionMs
             self.pruneIntervalMs = pruneIntervalMs

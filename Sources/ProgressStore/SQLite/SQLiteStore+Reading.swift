@@ -3,9 +3,7 @@ extension SQLiteStore {
     /// Readers come in the order of their ids' UTF-8 bytes.
     public func readers(of article: String, in days: DayRange) throws(StoreError) -> [ReaderSummary]? {
         try requireOpen()
-        return index.readers(of: article, in: days)?.sorted {
-            $0.reader.utf8.lexicographicallyPrecedes($1.reader.utf8)
-        }
+        return index.readers(of: article, in: days)
     }
 
     /// See ``ProgressStore/listing(in:threshold:)``; served from the in-memory index.
