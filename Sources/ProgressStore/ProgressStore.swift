@@ -55,7 +55,8 @@ public struct AppendResult: Sendable, Equatable {
 public protocol ProgressStore: AnyObject, Sendable {
     /// Durably records `events` and calls `completion` once they are committed — never before —
     /// or with the error that kept them out (in which case none of them changed anything).
-    /// Returns at once; never blocks the calling thread on I/O.
+    /// Never waits for other requests; the completion may run before `append` returns (on the
+    /// calling thread) or later on another thread.
     func append(
         _ events: [EventRecord],
         completion: @escaping @Sendable (Result<AppendResult, StoreError>) -> Void)

@@ -38,7 +38,7 @@ struct Options {
         ("--log-requests", "true|false", "one log line per request on standard error (default true)"),
         (
             "--fsync-commits", "true|false",
-            "fsync every SQLite commit, so acknowledged events survive a power cut too, not only kill -9 (default false)"
+            "fdatasync the event journal before each answer (grouped), so acknowledged events survive a power cut too, not only kill -9 (default false)"
         ),
     ]
 

@@ -26,7 +26,7 @@ struct SQLiteStoreDurabilityTests {
                     await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                         store.append([event("/a", reader)]) { _ in
                             // Inside the completion, another process must already find the event:
-                            // in the event log, or, once the folder has moved it, in reader_days.
+                            // in the journal, or, once the folder has moved it, in reader_days.
                             let found = try? timesStored(reader, at: path)
                             outcomes.withLock { $0[reader] = found ?? -1 }
                             done.resume()
@@ -39,18 +39,18 @@ struct SQLiteStoreDurabilityTests {
         #expect(outcomes.current.values.allSatisfy { $0 == 1 })
     }
 
-    /// How often `reader` is on record: rows of reader_days plus events in the log that the
-    /// folder has not moved. The log is read first, so an event that the folder moves meanwhile
-    /// is counted once: in reader_days, as its seq is then at most `folded_seq`.
+    /// How often `reader` is on record: rows of reader_days plus events in the journal that
+    /// the folder has not moved. The journal is read (by an independent instance, as another
+    /// process would) first, so an event that the folder moves meanwhile is counted once: in
+    /// reader_days, as its seq is then at most `folded_seq`.
     private func timesStored(_ reader: String, at path: String) throws -> Int {
-        let log = try independentConnection(path + "-events")
-        let rows = try log.cached("SELECT seq, events FROM event_log")
+        let journal = try EventJournal(databasePath: path, minimumSeq: 0, readOnly: true)
         var logged: [(seq: Int64, count: Int)] = []
-        while try rows.step() {
+        try journal.entries(after: 0) { entry throws(StoreError) in
             logged.append(
-                (rows.int64(0), try EventLogCodec.decode(rows.blob(1)).filter { $0.reader == reader }.count))
+                (entry.seq, try EventLogCodec.decode(entry.payload).filter { $0.reader == reader }.count))
         }
-        rows.reset()
+        journal.close()
         let state = try independentConnection(path)
         try state.execute("BEGIN")
         let folded = try state.integer("SELECT count(*) FROM reader_days WHERE reader = '\(reader)'")
@@ -135,15 +135,17 @@ struct SQLiteStoreDurabilityTests {
         #expect(again == AppendResult(counted: 0, duplicates: 1))
     }
 
-    @Test("a lost event log does not hide the events written after it")
+    @Test("a lost journal does not hide the events written after it")
     func lostLog() async throws {
         let folder = try TemporaryFolder()
         let first = try SQLiteStore(path: folder.databasePath)
         for reader in ["a", "b", "c", "d", "e"] { _ = try await first.append([event("/a", reader)]) }
         first.waitUntilFolded()
         first.close()
-        for suffix in ["-events", "-events-wal", "-events-shm"] {
-            try? FileManager.default.removeItem(atPath: folder.databasePath + suffix)
+        let folderPath = URL(fileURLWithPath: folder.databasePath).deletingLastPathComponent().path
+        for name in try FileManager.default.contentsOfDirectory(atPath: folderPath)
+        where name.contains("-journal.") {
+            try FileManager.default.removeItem(atPath: folderPath + "/" + name)
         }
 
         let second = try SQLiteStore(path: folder.databasePath)

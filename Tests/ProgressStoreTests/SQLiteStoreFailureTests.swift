@@ -2,9 +2,9 @@ import Foundation
 import ProgressStore
 import Testing
 
-@Suite("SQLiteStore on a full database")
+@Suite("SQLiteStore on a full disk")
 struct SQLiteStoreFailureTests {
-    /// Enough distinct readers with long ids that the group needs new pages.
+    /// Enough distinct readers with long ids that the group is a large journal entry.
     private let bigBatch = (0..<400).map { index in
         event("/big", String(repeating: "x", count: 100) + "\(index)", id: "big-\(index)")
     }
@@ -17,15 +17,15 @@ struct SQLiteStoreFailureTests {
         _ = try await store.append([event("/a", "r1", engagedMs: 7, id: "early")])
         let before = try store.listing(in: .allTime, threshold: 0.9)
 
-        // SQLite cannot shrink below the current size, so 1 means "full at the size it is now".
-        try store.setMaxPageCount(1)
+        // A capacity of 0 makes every write fail as on a full disk.
+        store.setJournalCapacity(0)
         let error = await #expect(throws: StoreError.self) { try await store.append(bigBatch) }
-        #expect(error?.code == 13)  // SQLITE_FULL
+        #expect(error?.code == ENOSPC)
         #expect(!store.isWritable)
         #expect(try store.listing(in: .allTime, threshold: 0.9) == before)
         #expect(try store.readers(of: "/big", in: .allTime) == nil)
 
-        try store.setMaxPageCount(nil)
+        store.setJournalCapacity(nil)
         // The failed group left no trace: its ids are new, and the earlier one is still known.
         let retry = try await store.append(bigBatch + [event("/a", "r1", id: "early")])
         #expect(retry == AppendResult(counted: 400, duplicates: 1))
@@ -34,9 +34,9 @@ struct SQLiteStoreFailureTests {
         #expect(try store.reader("r1", of: "/a")?.engagedMs == 7)
     }
 
-    @Test("maxPageCount at open caps the database from the start")
+    @Test("a capacity at open caps the journal from the start")
     func fullFromTheStart() async throws {
-        let store = try SQLiteStore(path: ":memory:", maxPageCount: 1)
+        let store = try SQLiteStore(path: ":memory:", journalCapacityBytes: 0)
         defer { store.close() }
         await #expect(throws: StoreError.self) { try await store.append(bigBatch) }
         #expect(!store.isWritable)
@@ -45,11 +45,11 @@ struct SQLiteStoreFailureTests {
     @Test("a probe turns the store writable again when nothing is appended")
     func probeRecovers() async throws {
         let folder = try TemporaryFolder()
-        let store = try SQLiteStore(path: folder.databasePath, maxPageCount: 1)
+        let store = try SQLiteStore(path: folder.databasePath, journalCapacityBytes: 0)
         defer { store.close() }
         await #expect(throws: StoreError.self) { try await store.append(bigBatch) }
         #expect(!store.isWritable)
-        try store.setMaxPageCount(nil)
+        store.setJournalCapacity(nil)
         let probed = await withCheckedContinuation { done in store.probe { done.resume(returning: $0) } }
         #expect(probed)
         #expect(store.isWritable)

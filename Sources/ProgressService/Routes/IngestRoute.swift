@@ -29,8 +29,8 @@ extension ProgressService {
                 finish(.failure(error))
                 return
             }
-            // The answer is rendered here, on the connection's thread, so that the store's one
-            // writer thread only has to pick it up; only a repeat needs another rendering.
+            // The answer is rendered before the append, so that a completion on the store's sync
+            // thread only has to pick it up; only a repeat needs another rendering.
             let accepted = Self.singleAnswer(record.1, duplicate: false)
             store.append([record.0]) { [self] result in
                 metrics.recordCommit(seconds: Self.seconds(since: started))

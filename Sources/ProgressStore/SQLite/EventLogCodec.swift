@@ -1,5 +1,5 @@
-/// The compact binary form of a group's events in the event log: what a commit writes, and
-/// what start-up and the folder read back.
+/// The compact binary form of a group's events in the event journal: what an append writes,
+/// and what start-up and the folder read back.
 ///
 /// Per event: article and reader as length-prefixed UTF-8, time, progress and seen depth as
 /// their bit patterns, a flags byte (scrollable, has id), engaged ms, then the id when present.
@@ -21,6 +21,11 @@ enum EventLogCodec {
             if let id = event.eventID { appendString(id, to: &bytes) }
         }
         return bytes
+    }
+
+    static func decode(_ bytes: [UInt8]) throws(StoreError) -> [EventRecord] {
+        let decoded = bytes.withUnsafeBytes { raw in Result { () throws(StoreError) in try decode(raw) } }
+        return try decoded.get()
     }
 
     static func decode(_ bytes: UnsafeRawBufferPointer) throws(StoreError) -> [EventRecord] {

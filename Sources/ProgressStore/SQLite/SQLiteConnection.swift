@@ -3,9 +3,8 @@ import CSQLite
 /// One `sqlite3` connection with its cache of prepared statements.
 ///
 /// Opened in SQLite's multi-thread mode (`SQLITE_OPEN_NOMUTEX`): a connection must only be used
-/// by one thread at a time. Its owner guarantees that — the writer thread owns the write
-/// connection, and ``SQLiteReadPool`` lends each read connection to one caller at a time — hence
-/// `@unchecked Sendable`.
+/// by one thread at a time. Its owner guarantees that — the store opens the state connection
+/// and, once started, only the folder thread uses it — hence `@unchecked Sendable`.
 final class SQLiteConnection: @unchecked Sendable {
     private(set) var db: OpaquePointer?
     private var statements: [String: SQLiteStatement] = [:]

@@ -1,18 +1,20 @@
 import Foundation
 
-/// Moves committed groups from the event log into `reader_days`, in the background.
+/// Moves acknowledged entries from the event journal into `reader_days`, in the background.
 ///
-/// Acknowledging an event costs one append to the log; folding it into the per-reader-day
+/// Acknowledging an event costs one append to the journal; folding it into the per-reader-day
 /// table, a random B-tree upsert per event, happens here, on its own thread and its own
-/// connections, so that it never delays an answer. Each batch commits its upserts together with
-/// `folded_seq` in the state database, so a crash at any point folds no group twice: start-up
-/// replays exactly the log rows after `folded_seq`.
+/// connection, so that it never delays an answer. Each batch commits its upserts together with
+/// `folded_seq` in the state database, so a crash at any point folds no entry twice: start-up
+/// replays exactly the journal entries after `folded_seq`. Segments of the journal whose
+/// entries are all folded are removed.
 final class SQLiteFolder: @unchecked Sendable {
-    /// Rows of the log folded in one transaction at most.
-    static let rowsPerBatch = 64
+    /// Journal entries folded in one transaction at most.
+    static let entriesPerBatch = 512
 
     private let state: SQLiteConnection
-    private let log: SQLiteConnection
+    private var journal: EventJournal?
+    private var cursor: EventJournal.Cursor?
     private let options: SQLiteStore.Options
     private var articleIDs: [ExactKey: Int64] = [:]
     private let folded: Locked<Int64>
@@ -29,9 +31,8 @@ final class SQLiteFolder: @unchecked Sendable {
     private var thread: Thread?
     private let stopped = DispatchSemaphore(value: 0)
 
-    init(state: SQLiteConnection, log: SQLiteConnection, options: SQLiteStore.Options) throws(StoreError) {
+    init(state: SQLiteConnection, options: SQLiteStore.Options) throws(StoreError) {
         self.state = state
-        self.log = log
         self.options = options
         folded = Locked(try Self.foldedSeq(in: state))
     }
@@ -41,7 +42,9 @@ final class SQLiteFolder: @unchecked Sendable {
         try state.integer("SELECT coalesce((SELECT value FROM meta WHERE key = 'folded_seq'), 0)")
     }
 
-    func start() {
+    /// Starts folding what `journal` holds after ``foldedSeq``.
+    func start(journal: EventJournal) {
+        self.journal = journal
         let thread = Thread { [self] in
             run()
             stopped.signal()
@@ -68,7 +71,6 @@ final class SQLiteFolder: @unchecked Sendable {
         if thread != nil { stopped.wait() }
         thread = nil
         state.close()
-        log.close()
     }
 
     private func run() {
@@ -103,26 +105,33 @@ final class SQLiteFolder: @unchecked Sendable {
         }
     }
 
-    /// Folds up to ``rowsPerBatch`` log rows; returns how many.
+    /// Folds up to ``entriesPerBatch`` journal entries; returns how many.
     private func foldBatch() throws(StoreError) -> Int {
-        var rows: [(seq: Int64, committedMs: Int64, events: [EventRecord])] = []
-        let select = try log.cached(
-            "SELECT seq, committed_ms, events FROM event_log WHERE seq > ?1 ORDER BY seq LIMIT ?2")
-        defer { select.reset() }
-        try select.bind(1, foldedSeq)
-        try select.bind(2, Int64(Self.rowsPerBatch))
-        while try select.step() {
-            rows.append((select.int64(0), select.int64(1), try EventLogCodec.decode(select.blob(2))))
+        guard let journal else { return 0 }
+        var position = cursor ?? journal.start
+        let entries = try journal.read(from: &position, maxEntries: Self.entriesPerBatch).filter {
+            $0.seq > foldedSeq
         }
-        select.reset()
-        guard let last = rows.last?.seq else { return 0 }
+        guard !entries.isEmpty else {
+            cursor = position
+            return 0
+        }
+        try fold(entries)
+        cursor = position
+        journal.removeSegments(foldedThrough: foldedSeq)
+        return entries.count
+    }
 
+    /// Folds `entries` (in order, all after ``foldedSeq``) in one transaction that also moves
+    /// `folded_seq` to the last of them. Start-up uses it for the entries of an old event log.
+    func fold(_ entries: [EventJournal.Entry]) throws(StoreError) {
+        guard let last = entries.last?.seq else { return }
         var newArticles: [ExactKey: Int64] = [:]
         let now = options.clock()
         try state.transaction { () throws(StoreError) in
-            for row in rows {
-                for event in row.events {
-                    try fold(event, seenMs: row.committedMs, newArticles: &newArticles)
+            for entry in entries {
+                for event in try EventLogCodec.decode(entry.payload) {
+                    try fold(event, seenMs: entry.committedMs, newArticles: &newArticles)
                 }
             }
             let mark = try state.cached(
@@ -138,11 +147,6 @@ final class SQLiteFolder: @unchecked Sendable {
         folded.withLock { $0 = last }
         if articleIDs.count > 100_000 { articleIDs.removeAll() }
         articleIDs.merge(newArticles) { old, _ in old }
-        // The state database has the rows now; if this delete fails, start-up skips them.
-        let delete = try? log.cached("DELETE FROM event_log WHERE seq <= ?1")
-        try? delete?.bind(1, last)
-        try? delete?.run()
-        return rows.count
     }
 
     /// Folds one already acknowledged event into its reader's day, and remembers its id.

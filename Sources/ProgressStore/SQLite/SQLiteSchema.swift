@@ -36,8 +36,9 @@ enum SQLiteSchema {
         """
     ]
 
-    /// The event log's own database, beside the state database: what a commit writes before
-    /// the answer goes out. One row per group; the folder moves rows into `reader_days` and
+    /// The event log of earlier releases, a database beside the state database (now the event
+    /// journal's place): start-up folds what it holds and removes it. Kept to read it, and for
+    /// tests that make one. One row per group; the folder moves rows into `reader_days` and
     /// deletes them. AUTOINCREMENT, because a plain rowid would start again at 1 once the
     /// folder has emptied the table, behind the `folded_seq` the state database remembers.
     static let logMigrations: [String] = [

@@ -33,11 +33,11 @@ extension SQLiteStore {
         [
             StoreGauge(
                 name: "unfolded_groups",
-                help: "Committed groups in the event log not yet folded into reader_days.",
+                help: "Acknowledged entries of the event journal not yet folded into reader_days.",
                 value: Double(max(0, committedSeqValue - folderSeq))),
             StoreGauge(
                 name: "fold_failing",
-                help: "1 while the folder's last batch failed (the events wait in the log).",
+                help: "1 while the folder's last batch failed (the events wait in the journal).",
                 value: folderFailing ? 1 : 0),
             StoreGauge(
                 name: "pairs", help: "(article, reader) pairs held in memory.", value: Double(index.pairCount)
@@ -106,19 +106,18 @@ extension SQLiteStore {
         return ids
     }
 
-    /// Applies the log rows the folder has not folded yet, in order, as they were acknowledged.
+    /// Applies the journal entries the folder has not folded yet, in order, as they were
+    /// acknowledged.
     static func replay(
-        _ log: SQLiteConnection, after foldedSeq: Int64, into index: MemoryIndex,
+        _ journal: EventJournal, after foldedSeq: Int64, into index: MemoryIndex,
         recentIDs: inout [ExactKey: Int64]
     ) throws(StoreError) {
-        let rows = try log.cached("SELECT committed_ms, events FROM event_log WHERE seq > ?1 ORDER BY seq")
-        defer { rows.reset() }
-        try rows.bind(1, foldedSeq)
-        while try rows.step() {
-            let committedMs = rows.int64(0)
-            let events = try EventLogCodec.decode(rows.blob(1))
-            for key in events.lazy.compactMap(\.deduplicationKey) { recentIDs[ExactKey(key)] = committedMs }
+        var ids = recentIDs
+        try journal.entries(after: foldedSeq) { entry throws(StoreError) in
+            let events = try EventLogCodec.decode(entry.payload)
+            for key in events.lazy.compactMap(\.deduplicationKey) { ids[ExactKey(key)] = entry.committedMs }
             index.apply(events)
         }
+        recentIDs = ids
     }
 }

@@ -1,28 +1,24 @@
-/// What the writer thread is asked to do; a group is any mix of these.
-enum WriteRequest: Sendable {
-    /// Count `events` and report once they are durable.
-    case append([EventRecord], completion: @Sendable (Result<AppendResult, StoreError>) -> Void)
-    /// Commit a tiny transaction to learn whether the database still takes writes.
-    case probe(completion: @Sendable (Bool) -> Void)
-    /// Run `body` on the log connection outside any transaction (pragmas, test hooks).
-    case configure(
-        @Sendable (SQLiteConnection) throws(StoreError) -> Void,
-        completion: @Sendable (Result<Void, StoreError>) -> Void)
-}
+import Foundation
 
-/// The state of the writer thread: the event log's write connection, the ids seen in the last
-/// 24 hours, and the in-memory index that reads are served from. Only ever used on that thread
-/// (hence `@unchecked Sendable`).
+/// The write side of ``SQLiteStore``: deduplication, the journal append and the index update,
+/// one append at a time, on the caller's thread.
 ///
-/// A group costs one transaction that appends one row — the group's counted events, encoded —
-/// to the event log. Once it commits, the events join the index and the completions run; the
-/// folder moves them into `reader_days` later.
+/// An append costs one `write(2)` of one journal entry — the counted events, encoded — under
+/// `lock`, then the events join the in-memory index; the folder moves them into `reader_days`
+/// later. No thread hand-off and no waiting: with the default durability the caller can answer
+/// as soon as `append` returns. With `fsyncEachCommit`, appends hand their completions to one
+/// sync thread, which runs one `fdatasync` for everything written meanwhile (a group commit)
+/// and then completes them all.
 final class SQLiteWriter: @unchecked Sendable {
-    private let connection: SQLiteConnection
+    private let lock = NSLock()
+    private let journal: EventJournal
     private let options: SQLiteStore.Options
     private let writable: Locked<Bool>
     private let index: MemoryIndex
     private let folder: SQLiteFolder
+    private let syncer: GroupCommitQueue<SyncRequest>?
+    // Guarded by `lock`, like everything below.
+    private var isClosed = false
     /// Deduplication key → when it was acknowledged, for ids younger than the retention window.
     private var recentIDs: [ExactKey: Int64]
     /// The same ids in the order they were acknowledged — which is the order of their times —
@@ -30,15 +26,25 @@ final class SQLiteWriter: @unchecked Sendable {
     private var recentOrder: [(key: ExactKey, seenMs: Int64)]
     private var recentStart = 0
     private var lastPruneMs: Int64
-    private let committedSeq: Locked<Int64>
+    private var claimed: [ExactKey: Int64] = [:]
+    /// Set when a write failed for lack of space: until the file system has
+    /// ``minimumFreeBytes`` free again, appends are refused without trying. A write that no
+    /// longer fits can leave room for a smaller one, and a store that took every small event
+    /// on a full disk (and answered "healthy") while refusing every batch would be no help to
+    /// anyone; this way the store says it is full until it really has room again.
+    private var waitingForRoom = false
+    static let minimumFreeBytes: Int64 = 1 << 20
+
+    /// A completion waiting for the next `fdatasync`.
+    struct SyncRequest: Sendable {
+        var complete: @Sendable (Result<Void, StoreError>) -> Void
+    }
 
     init(
-        connection: SQLiteConnection, options: SQLiteStore.Options, writable: Locked<Bool>,
-        index: MemoryIndex,
-        folder: SQLiteFolder, recentIDs: [ExactKey: Int64], committedSeq: Locked<Int64>
+        journal: EventJournal, options: SQLiteStore.Options, writable: Locked<Bool>, index: MemoryIndex,
+        folder: SQLiteFolder, recentIDs: [ExactKey: Int64]
     ) {
-        self.committedSeq = committedSeq
-        self.connection = connection
+        self.journal = journal
         self.options = options
         self.writable = writable
         self.index = index
@@ -46,101 +52,116 @@ final class SQLiteWriter: @unchecked Sendable {
         self.recentIDs = recentIDs
         self.recentOrder = recentIDs.map { ($0.key, $0.value) }.sorted { $0.seenMs < $1.seenMs }
         self.lastPruneMs = options.clock()
+        if options.fsyncEachCommit {
+            syncer = GroupCommitQueue(
+                name: "SQLiteStore sync",
+                process: { [journal, writable] group in
+                    let outcome = Result { () throws(StoreError) in try journal.sync() }
+                    if case .failure = outcome { writable.withLock { $0 = false } }
+                    for request in group { request.complete(outcome) }
+                }, finish: {})
+        } else {
+            syncer = nil
+        }
     }
 
-    /// Handles one group: configuration first, then every append and probe in ONE transaction,
-    /// then the completions — only after COMMIT returned, so a completion never runs before its
-    /// events are durable. If the transaction fails, none of its events counted and every
-    /// completion of the group gets the error.
-    func process(_ group: [WriteRequest]) {
-        for case .configure(let body, let completion) in group {
-            completion(Result { () throws(StoreError) in try body(connection) })
+    /// Counts `events` that are not repeats, writes them to the journal and folds them into the
+    /// index; `completion` runs once they are durable — before `append` returns, unless every
+    /// commit is fsynced. If the write fails, none of them counted.
+    func append(
+        _ events: [EventRecord], completion: @escaping @Sendable (Result<AppendResult, StoreError>) -> Void
+    ) {
+        let outcome = lock.withLock { () -> Result<AppendResult, StoreError> in
+            guard !isClosed else { return .failure(.closed) }
+            return write(events)
         }
-        let writes = group.filter { if case .configure = $0 { false } else { true } }
-        guard !writes.isEmpty else { return }
-
-        let now = options.clock()
-        var claimed: [ExactKey: Int64] = [:]
-        var counted: [EventRecord] = []
-        var results: [AppendResult?] = []
-        var probed = false
-        for request in writes {
-            switch request {
-            case .append(let events, _):
-                var result = AppendResult(counted: 0, duplicates: 0)
-                for event in events {
-                    if let key = event.deduplicationKey.map(ExactKey.init) {
-                        if let seen = claimed[key] ?? recentIDs[key], seen > now - options.idRetentionMs {
-                            result.duplicates += 1
-                            continue
-                        }
-                        claimed[key] = now
-                    }
-                    counted.append(event)
-                    result.counted += 1
-                }
-                results.append(result)
-            case .probe:
-                probed = true
-                results.append(nil)
-            case .configure:
-                results.append(nil)
-            }
-        }
-
-        do {
-            try connection.transaction { () throws(StoreError) in
-                if !counted.isEmpty {
-                    let append = try connection.cached(
-                        "INSERT INTO event_log (committed_ms, events) VALUES (?1, ?2)")
-                    try append.bind(1, now)
-                    try append.bind(2, blob: EventLogCodec.encode(counted))
-                    try append.run()
-                    let seq = connection.lastInsertRowID
-                    committedSeq.withLock { $0 = seq }
-                }
-                if probed {
-                    let heartbeat = try connection.cached(
-                        "INSERT INTO meta (key, value) VALUES ('probe', ?1) "
-                            + "ON CONFLICT (key) DO UPDATE SET value = excluded.value")
-                    try heartbeat.bind(1, now)
-                    try heartbeat.run()
-                }
-            }
-        } catch {
-            writable.withLock { $0 = false }
-            for request in writes {
-                switch request {
-                case .append(_, let completion): completion(.failure(error))
-                case .probe(let completion): completion(false)
-                case .configure: break
-                }
-            }
+        if let syncer, case .success(let result) = outcome, result.counted > 0 {
+            let queued = syncer.enqueue(SyncRequest { synced in completion(synced.map { result }) })
+            if !queued { completion(.failure(.closed)) }
             return
         }
+        completion(outcome)
+    }
 
-        writable.withLock { $0 = true }
-        recentIDs.merge(claimed) { _, new in new }
-        for (key, seenMs) in claimed { recentOrder.append((key, seenMs)) }
-        if !counted.isEmpty {
-            index.apply(counted)
-            folder.notify()
-        }
-        for (request, result) in zip(writes, results) {
-            switch request {
-            case .append(_, let completion): completion(.success(result!))
-            case .probe(let completion): completion(true)
-            case .configure: break
+    /// Writes one empty entry to learn whether the journal still takes writes.
+    func probe() -> Bool {
+        let outcome = lock.withLock { () -> Result<Int64, StoreError> in
+            guard !isClosed else { return .failure(.closed) }
+            return Result { () throws(StoreError) in
+                try checkRoom()
+                let seq = try journal.append(payload: EventLogCodec.encode([]), committedMs: options.clock())
+                waitingForRoom = false
+                return seq
             }
         }
+        var ok = (try? outcome.get()) != nil
+        if ok, syncer != nil { ok = (try? journal.sync()) != nil }
+        writable.withLock { $0 = ok }
+        return ok
+    }
+
+    /// Takes no more appends, and waits until every fsync under way has completed.
+    func close() {
+        lock.withLock { isClosed = true }
+        syncer?.close()
+    }
+
+    /// Callers hold `lock`.
+    private func write(_ events: [EventRecord]) -> Result<AppendResult, StoreError> {
+        let now = options.clock()
+        var result = AppendResult(counted: 0, duplicates: 0)
+        var counted: [EventRecord] = []
+        counted.reserveCapacity(events.count)
+        claimed.removeAll(keepingCapacity: true)
+        for event in events {
+            if let key = event.deduplicationKey.map(ExactKey.init) {
+                if let seen = claimed[key] ?? recentIDs[key], seen > now - options.idRetentionMs {
+                    result.duplicates += 1
+                    continue
+                }
+                claimed[key] = now
+            }
+            counted.append(event)
+        }
+        result.counted = counted.count
+        guard !counted.isEmpty else { return .success(result) }
+        do {
+            try checkRoom()
+            _ = try journal.append(payload: EventLogCodec.encode(counted), committedMs: now)
+        } catch {
+            if error.code == ENOSPC || error.code == EDQUOT { waitingForRoom = true }
+            writable.withLock { $0 = false }
+            return .failure(error)
+        }
+        waitingForRoom = false
+        writable.withLock { $0 = true }
+        if !claimed.isEmpty {
+            recentIDs.merge(claimed) { _, new in new }
+            for (key, seenMs) in claimed { recentOrder.append((key, seenMs)) }
+        }
+        // Under `lock`, so that the index never lacks an entry the journal has before it (a
+        // snapshot of both agrees), and so that a read after this returns sees the events.
+        index.apply(counted)
+        folder.notify()
         if now - lastPruneMs >= options.pruneIntervalMs {
             forgetExpiredIDs(now: now)
             lastPruneMs = now
         }
+        return .success(result)
+    }
+
+    /// After a write failed for lack of space, fails until the file system has room again.
+    /// Callers hold `lock`.
+    private func checkRoom() throws(StoreError) {
+        guard waitingForRoom, journal.freeBytes < Self.minimumFreeBytes else { return }
+        throw StoreError(
+            code: ENOSPC,
+            message:
+                "the disk is full: events are taken again once \(Self.minimumFreeBytes >> 20) MiB are free")
     }
 
     /// Drops ids older than the retention window: work in proportion to what expired, not to
-    /// what is held, so a large set of ids never stalls the writer.
+    /// what is held, so a large set of ids never stalls an append.
     private func forgetExpiredIDs(now: Int64) {
         let horizon = now - options.idRetentionMs
         while recentStart < recentOrder.count, recentOrder[recentStart].seenMs <= horizon {
@@ -153,10 +174,5 @@ final class SQLiteWriter: @unchecked Sendable {
             recentOrder.removeFirst(recentStart)
             recentStart = 0
         }
-    }
-
-    /// Closes the log connection (on the writer thread, after the last group).
-    func finish() {
-        connection.close()
     }
 }

@@ -1,0 +1,495 @@
+import Foundation
+
+/// The event journal: where an acknowledgement is made durable, before the folder moves the
+/// events into SQLite.
+///
+/// An append-only sequence of entries, each one group of events (encoded by
+/// ``EventLogCodec``) with its sequence number and commit time, framed with its length and a
+/// CRC-32 so that a torn tail (power cut mid-write) is recognised and cut off at start-up.
+/// Entries are written with one `write(2)` each: once it returns, the entry is in the kernel's
+/// page cache and survives the process being killed; ``sync()`` (for `--fsync-commits`) makes
+/// it survive a power cut too.
+///
+/// The journal is a series of segment files, `<database>-journal.<first seq>`; the writer starts
+/// a new one past ``segmentBytes`` and the folder removes whole segments once every entry in
+/// them is folded, so the files do not grow without bound. A store in memory keeps its
+/// segments in unlinked temporary files.
+///
+/// One writer at a time (the store serialises appends); the folder reads concurrently.
+final class EventJournal: @unchecked Sendable {
+    /// One entry read back.
+    struct Entry {
+        var seq: Int64
+        var committedMs: Int64
+        var payload: [UInt8]
+    }
+
+    /// Where the folder has read up to: a segment (by its first seq) and a byte offset in it.
+    struct Cursor: Equatable {
+        var segment: Int64
+        var offset: Int64
+    }
+
+    /// The header of every entry: payload length, CRC-32 (of the rest of the header and the
+    /// payload), seq, commit time; little-endian.
+    static let headerBytes = 24
+    /// A new segment starts once the active one is past this size.
+    static let defaultSegmentBytes: Int64 = 64 << 20
+
+    private final class Segment {
+        let firstSeq: Int64
+        let fd: Int32
+        let path: String?
+        /// Bytes of whole entries: what readers may read.
+        var end: Int64
+
+        init(firstSeq: Int64, fd: Int32, path: String?, end: Int64) {
+            self.firstSeq = firstSeq
+            self.fd = fd
+            self.path = path
+            self.end = end
+        }
+    }
+
+    /// The journal's files are `<prefix><first seq>`; nil for a store in memory.
+    private let prefix: String?
+    private let segmentBytes: Int64
+    /// Whether entries are fsynced (`--fsync-commits`): then a segment is synced before the
+    /// next one starts, and a new segment's directory entry is synced too.
+    private let durableAcrossPowerLoss: Bool
+    /// Guards everything below; held across a write, so that the end a reader sees only ever
+    /// covers whole entries.
+    private let lock = NSLock()
+    private var segments: [Segment] = []
+    private var nextSeq: Int64 = 1
+    /// A test hook: appends that would take the journal's total size past this fail as if the
+    /// disk were full.
+    private var capacityBytes: Int64?
+    private var buffer: [UInt8] = []
+    private var isClosed = false
+
+    /// Opens the journal of the database at `databasePath` (`nil`: a store in memory), cutting
+    /// off a torn last entry. Numbering continues after the last entry and after `minimumSeq`
+    /// (what the state database has already folded — so that a lost or replaced journal does
+    /// not start again below it).
+    ///
+    /// `readOnly` opens the files of a journal another instance writes (a test looking on as
+    /// another process would): nothing is cut off or created, and appends fail.
+    init(
+        databasePath: String?, minimumSeq: Int64, syncs: Bool = false,
+        segmentBytes: Int64 = defaultSegmentBytes, readOnly: Bool = false
+    ) throws(StoreError) {
+        self.prefix = databasePath.map { $0 + "-journal." }
+        self.segmentBytes = segmentBytes
+        self.durableAcrossPowerLoss = syncs
+        isClosed = readOnly
+        for (firstSeq, path) in try Self.existingSegments(prefix: prefix) {
+            let fd = open(path, (readOnly ? O_RDONLY : O_RDWR | O_APPEND) | O_CLOEXEC)
+            guard fd >= 0 else { throw Self.error("cannot open \(path)") }
+            segments.append(Segment(firstSeq: firstSeq, fd: fd, path: path, end: 0))
+        }
+        nextSeq = max(minimumSeq, 0) + 1
+        for (position, segment) in segments.enumerated() {
+            let isLast = position == segments.count - 1
+            let (end, lastSeq) = try scan(segment, isLast: isLast, cutTornEnd: !readOnly)
+            segment.end = end
+            nextSeq = max(nextSeq, (lastSeq ?? segment.firstSeq - 1) + 1)
+        }
+        if segments.isEmpty && !readOnly { try startSegment() }
+    }
+
+    deinit {
+        close()
+    }
+
+    /// The number the next entry will get.
+    var upcomingSeq: Int64 {
+        lock.withLock { nextSeq }
+    }
+
+    /// Total bytes in the journal's segments.
+    var sizeBytes: Int64 {
+        lock.withLock { segments.reduce(0) { $0 + $1.end } }
+    }
+
+    /// Appends one entry and returns its seq. On failure nothing of it remains in the journal
+    /// (a partial write is cut off again) and its seq is not used.
+    func append(payload: [UInt8], committedMs: Int64) throws(StoreError) -> Int64 {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !isClosed, let active = segments.last else { throw StoreError.closed }
+        let frameBytes = Int64(Self.headerBytes + payload.count)
+        if let capacityBytes, segments.reduce(0, { $0 + $1.end }) + frameBytes > capacityBytes {
+            throw StoreError(code: ENOSPC, message: "the event journal is full (test capacity)")
+        }
+        let seq = nextSeq
+        Self.frame(seq: seq, committedMs: committedMs, payload: payload, into: &buffer)
+        let written = buffer.withUnsafeBytes { Self.writeAll(active.fd, $0) }
+        if written != 0 {
+            // Leave no partial entry behind: the next append must start on a boundary.
+            _ = ftruncate(active.fd, off_t(active.end))
+            throw StoreError(
+                code: written,
+                message: "writing the event journal failed: \(String(cString: strerror(written)))")
+        }
+        active.end += frameBytes
+        nextSeq += 1
+        if active.end >= segmentBytes {
+            // The entry is in; a failure to start the next segment only delays rotation.
+            try? startSegment()
+        }
+        return seq
+    }
+
+    /// Flushes everything appended so far to the disk (`fdatasync`). Only the active segment
+    /// can hold unsynced entries: a segment is synced before the next one starts.
+    func sync() throws(StoreError) {
+        // A duplicate descriptor keeps the file open even if the folder removes the segment
+        // meanwhile, and lets appends go on while the disk works.
+        let fd: Int32 = lock.withLock { segments.last.map { dup($0.fd) } ?? -1 }
+        guard fd >= 0 else { throw StoreError.closed }
+        defer { _ = Foundation.close(fd) }
+        if fdatasync(fd) != 0 { throw Self.error("syncing the event journal failed") }
+    }
+
+    /// Bytes the journal could still grow by: what the file system has free for it (or what
+    /// is left of the test capacity).
+    var freeBytes: Int64 {
+        let (capacity, used, fd) = lock.withLock {
+            (capacityBytes, segments.reduce(0) { $0 + $1.end }, segments.last?.fd ?? -1)
+        }
+        if let capacity { return max(0, capacity - used) }
+        var info = statvfs()
+        guard fd >= 0, fstatvfs(fd, &info) == 0 else { return 0 }
+        return Int64(info.f_bavail) * Int64(info.f_frsize)
+    }
+
+    /// Sets the test capacity (`nil`: none).
+    func setCapacity(_ bytes: Int64?) {
+        lock.withLock { capacityBytes = bytes }
+    }
+
+    /// A cursor at the start of the journal.
+    var start: Cursor {
+        lock.withLock { Cursor(segment: segments.first?.firstSeq ?? nextSeq, offset: 0) }
+    }
+
+    /// Reads up to `maxEntries` whole entries from `cursor` on, moving it past them; moves on
+    /// to the next segment when one is read to its end and a newer one exists.
+    func read(from cursor: inout Cursor, maxEntries: Int) throws(StoreError) -> [Entry] {
+        var entries: [Entry] = []
+        while entries.count < maxEntries {
+            let found: (fd: Int32, end: Int64, next: Int64?)? = lock.withLock {
+                guard let position = segments.firstIndex(where: { $0.firstSeq >= cursor.segment }) else {
+                    return nil
+                }
+                let segment = segments[position]
+                if segment.firstSeq != cursor.segment {
+                    cursor = Cursor(segment: segment.firstSeq, offset: 0)
+                }
+                let next = position + 1 < segments.count ? segments[position + 1].firstSeq : nil
+                return (segment.fd, segment.end, next)
+            }
+            guard let found else { break }
+            if cursor.offset >= found.end {
+                guard let next = found.next else { break }
+                cursor = Cursor(segment: next, offset: 0)
+                continue
+            }
+            let chunk = try readEntries(
+                fd: found.fd, from: cursor.offset, to: found.end, maxEntries: maxEntries - entries.count)
+            entries += chunk.entries
+            cursor.offset = chunk.offset
+        }
+        return entries
+    }
+
+    /// Every entry after `seq`, in order (start-up replay).
+    func entries(after seq: Int64, _ body: (Entry) throws(StoreError) -> Void) throws(StoreError) {
+        var cursor = start
+        while true {
+            let batch = try read(from: &cursor, maxEntries: 256)
+            if batch.isEmpty { return }
+            for entry in batch where entry.seq > seq { try body(entry) }
+        }
+    }
+
+    /// Removes the segments, other than the active one, whose entries are all folded: those
+    /// followed by a segment that starts at or before `seq + 1`.
+    func removeSegments(foldedThrough seq: Int64) {
+        let removed: [Segment] = lock.withLock {
+            var removed: [Segment] = []
+            while segments.count > 1, segments[1].firstSeq <= seq + 1 {
+                removed.append(segments.removeFirst())
+            }
+            return removed
+        }
+        for segment in removed {
+            if let path = segment.path { unlink(path) }
+            _ = Foundation.close(segment.fd)
+        }
+    }
+
+    /// Closes every segment; later appends fail with ``StoreError/closed``.
+    func close() {
+        lock.withLock {
+            isClosed = true
+            for segment in segments { _ = Foundation.close(segment.fd) }
+            segments.removeAll()
+        }
+    }
+
+    // MARK: - Files
+
+    /// Starts a new active segment whose first entry is `nextSeq`. Callers hold `lock` (or are
+    /// `init`).
+    private func startSegment() throws(StoreError) {
+        if let previous = segments.last, durableAcrossPowerLoss {
+            // `sync()` syncs only the active segment: sync this one before it stops being it.
+            _ = fdatasync(previous.fd)
+        }
+        let fd: Int32
+        var path: String?
+        if let prefix {
+            let name = prefix + String(nextSeq)
+            fd = open(name, O_RDWR | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o644)
+            path = name
+            if fd >= 0, durableAcrossPowerLoss { Self.syncDirectory(of: name) }
+        } else {
+            var template = Array((NSTemporaryDirectory() + "/reading-progress-journal.XXXXXX").utf8CString)
+            fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            if fd >= 0 { template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) } }
+        }
+        guard fd >= 0 else { throw Self.error("cannot create an event journal segment") }
+        segments.append(Segment(firstSeq: nextSeq, fd: fd, path: path, end: 0))
+    }
+
+    /// The segments on disk, oldest first.
+    private static func existingSegments(prefix: String?) throws(StoreError) -> [(Int64, String)] {
+        guard let prefix else { return [] }
+        let url = URL(fileURLWithPath: prefix)
+        let folder = url.deletingLastPathComponent().path
+        let stem = url.lastPathComponent
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: folder)
+        } catch {
+            throw StoreError(code: 0, message: "cannot list \(folder): \(error)")
+        }
+        return names.compactMap { name -> (Int64, String)? in
+            guard name.hasPrefix(stem), let seq = Int64(name.dropFirst(stem.count)), seq > 0 else {
+                return nil
+            }
+            return (seq, folder + "/" + name)
+        }.sorted { $0.0 < $1.0 }
+    }
+
+    /// Checks every entry of `segment`; returns the end of its whole entries and the last seq.
+    /// A bad or short entry at the end of the last segment is a write the process or the
+    /// machine did not finish: it was never acknowledged, so it is cut off. Anywhere else it
+    /// is damage, and the store refuses to start rather than skip acknowledged events.
+    private func scan(_ segment: Segment, isLast: Bool, cutTornEnd: Bool) throws(StoreError) -> (
+        Int64, Int64?
+    ) {
+        var stat = stat()
+        guard fstat(segment.fd, &stat) == 0 else { throw Self.error("cannot stat the event journal") }
+        let size = Int64(stat.st_size)
+        var offset: Int64 = 0
+        var lastSeq: Int64?
+        while offset < size {
+            let chunk = try readEntries(fd: segment.fd, from: offset, to: size, maxEntries: 4096)
+            if let seq = chunk.entries.last?.seq { lastSeq = seq }
+            if chunk.offset == offset { break }  // what follows is not a whole, sound entry
+            offset = chunk.offset
+        }
+        if offset < size, cutTornEnd {
+            guard isLast else {
+                throw StoreError(
+                    code: 0,
+                    message:
+                        "event journal segment \(segment.path ?? "") is damaged at byte \(offset) of \(size)")
+            }
+            guard ftruncate(segment.fd, off_t(offset)) == 0 else {
+                throw Self.error("cannot cut the torn end off the event journal")
+            }
+        }
+        return (offset, lastSeq)
+    }
+
+    /// Reads whole, sound entries of `fd` between `from` and `to`; stops early at `maxEntries`
+    /// or at the first entry that is short or fails its checksum.
+    private func readEntries(fd: Int32, from: Int64, to: Int64, maxEntries: Int) throws(StoreError) -> (
+        entries: [Entry], offset: Int64
+    ) {
+        let span = Int(min(to - from, 4 << 20))
+        var bytes = [UInt8](repeating: 0, count: span)
+        let got = bytes.withUnsafeMutableBytes { Self.readAll(fd, $0, at: from) }
+        guard got >= 0 else { throw Self.error("reading the event journal failed") }
+        var entries: [Entry] = []
+        var position = 0
+        bytes.withUnsafeBytes { raw in
+            let data = UnsafeRawBufferPointer(rebasing: raw[..<got])
+            while entries.count < maxEntries, position + Self.headerBytes <= data.count {
+                let length = Int(data.loadUnaligned(fromByteOffset: position, as: UInt32.self).littleEndian)
+                let checksum = data.loadUnaligned(fromByteOffset: position + 4, as: UInt32.self).littleEndian
+                let total = Self.headerBytes + length
+                guard position + total <= data.count else { break }
+                let covered = UnsafeRawBufferPointer(rebasing: data[(position + 8)..<(position + total)])
+                guard CRC32.checksum(covered) == checksum else { break }
+                let seq = Int64(
+                    littleEndian: data.loadUnaligned(fromByteOffset: position + 8, as: Int64.self))
+                let committedMs = Int64(
+                    littleEndian: data.loadUnaligned(fromByteOffset: position + 16, as: Int64.self))
+                let payload = [UInt8](
+                    UnsafeRawBufferPointer(rebasing: data[(position + 24)..<(position + total)]))
+                entries.append(Entry(seq: seq, committedMs: committedMs, payload: payload))
+                position += total
+            }
+        }
+        if entries.isEmpty, position == 0, got == span, span < to - from {
+            // An entry larger than one read: read exactly it.
+            return try readLargeEntry(fd: fd, at: from, limit: to)
+        }
+        return (entries, from + Int64(position))
+    }
+
+    private func readLargeEntry(fd: Int32, at offset: Int64, limit: Int64) throws(StoreError) -> (
+        entries: [Entry], offset: Int64
+    ) {
+        var header = [UInt8](repeating: 0, count: Self.headerBytes)
+        guard header.withUnsafeMutableBytes({ Self.readAll(fd, $0, at: offset) }) == Self.headerBytes else {
+            return ([], offset)
+        }
+        let length = header.withUnsafeBytes { Int($0.loadUnaligned(as: UInt32.self).littleEndian) }
+        guard offset + Int64(Self.headerBytes + length) <= limit else { return ([], offset) }
+        return try readEntriesExactly(fd: fd, from: offset, count: Self.headerBytes + length)
+    }
+
+    private func readEntriesExactly(fd: Int32, from: Int64, count: Int) throws(StoreError) -> (
+        entries: [Entry], offset: Int64
+    ) {
+        var bytes = [UInt8](repeating: 0, count: count)
+        guard bytes.withUnsafeMutableBytes({ Self.readAll(fd, $0, at: from) }) == count else {
+            return ([], from)
+        }
+        return bytes.withUnsafeBytes { data in
+            let checksum = data.loadUnaligned(fromByteOffset: 4, as: UInt32.self).littleEndian
+            guard CRC32.checksum(UnsafeRawBufferPointer(rebasing: data[8...])) == checksum else {
+                return ([], from)
+            }
+            let entry = Entry(
+                seq: Int64(littleEndian: data.loadUnaligned(fromByteOffset: 8, as: Int64.self)),
+                committedMs: Int64(littleEndian: data.loadUnaligned(fromByteOffset: 16, as: Int64.self)),
+                payload: [UInt8](UnsafeRawBufferPointer(rebasing: data[24...])))
+            return ([entry], from + Int64(count))
+        }
+    }
+
+    /// Lays out one entry in `buffer`.
+    private static func frame(seq: Int64, committedMs: Int64, payload: [UInt8], into buffer: inout [UInt8]) {
+        buffer.removeAll(keepingCapacity: true)
+        buffer.reserveCapacity(headerBytes + payload.count)
+        append(UInt32(truncatingIfNeeded: payload.count), to: &buffer)
+        append(UInt32(0), to: &buffer)  // the checksum, filled in below
+        append(UInt64(bitPattern: seq), to: &buffer)
+        append(UInt64(bitPattern: committedMs), to: &buffer)
+        buffer += payload
+        let checksum = buffer.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[8...])) }
+        withUnsafeBytes(of: checksum.littleEndian) { bytes in
+            for index in 0..<4 { buffer[4 + index] = bytes[index] }
+        }
+    }
+
+    private static func append<T: FixedWidthInteger>(_ value: T, to buffer: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { buffer.append(contentsOf: $0) }
+    }
+
+    /// Writes all of `bytes`; 0, or the errno of the failure.
+    private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+        var done = 0
+        while done < bytes.count {
+            let count = write(fd, bytes.baseAddress! + done, bytes.count - done)
+            if count < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            if count == 0 { return EIO }
+            done += count
+        }
+        return 0
+    }
+
+    /// Reads up to `bytes.count` bytes at `offset`; how many, or -1.
+    private static func readAll(_ fd: Int32, _ bytes: UnsafeMutableRawBufferPointer, at offset: Int64) -> Int
+    {
+        var done = 0
+        while done < bytes.count {
+            let count = pread(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
+            if count < 0 {
+                if errno == EINTR { continue }
+                return -1
+            }
+            if count == 0 { break }
+            done += count
+        }
+        return done
+    }
+
+    /// Makes a new file's directory entry durable (for the power-cut promise of fsync mode).
+    private static func syncDirectory(of path: String) {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        _ = Foundation.close(fd)
+    }
+
+    private static func error(_ what: String) -> StoreError {
+        let code = errno
+        return StoreError(code: code, message: "\(what): \(String(cString: strerror(code)))")
+    }
+}
+
+/// CRC-32 (IEEE 802.3, as zlib), table-driven, eight bytes at a time.
+enum CRC32 {
+    private static let tables: [[UInt32]] = {
+        var tables = [[UInt32]](repeating: [UInt32](repeating: 0, count: 256), count: 8)
+        for index in 0..<256 {
+            var crc = UInt32(index)
+            for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+            tables[0][index] = crc
+        }
+        for index in 0..<256 {
+            for table in 1..<8 {
+                let previous = tables[table - 1][index]
+                tables[table][index] = (previous >> 8) ^ tables[0][Int(previous & 0xFF)]
+            }
+        }
+        return tables
+    }()
+    private static let flat: [UInt32] = tables.flatMap { $0 }
+
+    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        flat.withUnsafeBufferPointer { table in
+            var crc: UInt32 = 0xFFFF_FFFF
+            var index = 0
+            let count = bytes.count
+            while index + 8 <= count {
+                let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                let low = UInt32(truncatingIfNeeded: word) ^ crc
+                let high = UInt32(truncatingIfNeeded: word >> 32)
+                crc =
+                    table[7 * 256 + Int(low & 0xFF)] ^ table[6 * 256 + Int((low >> 8) & 0xFF)]
+                    ^ table[5 * 256 + Int((low >> 16) & 0xFF)] ^ table[4 * 256 + Int(low >> 24)]
+                    ^ table[3 * 256 + Int(high & 0xFF)] ^ table[2 * 256 + Int((high >> 8) & 0xFF)]
+                    ^ table[1 * 256 + Int((high >> 16) & 0xFF)] ^ table[Int(high >> 24)]
+                index += 8
+            }
+            while index < count {
+                crc = (crc >> 8) ^ table[Int((crc ^ UInt32(bytes[index])) & 0xFF)]
+                index += 1
+            }
+            return ~crc
+        }
+    }
+}
