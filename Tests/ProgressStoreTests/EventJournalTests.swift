@@ -158,3 +158,82 @@ struct EventJournalTests {
         #expect(try reopened.readers(of: "/f", in: .allTime)?.map(\.events) == Array(repeating: 8, count: 8))
     }
 }
+
+/// Checkpoints: the index saved whole into SQLite, the journal cut behind it.
+@Suite("Checkpoints")
+struct CheckpointTests {
+    @Test("a checkpoint saves every article, cuts the journal, and a restart replays only what came after")
+    func restartFromCheckpoint() async throws {
+        let folder = try TemporaryFolder()
+        let store = try SQLiteStore(path: folder.databasePath)
+        for index in 0..<300 {
+            _ = try await store.append([
+                event("/a\(index % 3)", "r\(index)", at: 1_000 + Int64(index), id: "e\(index)")
+            ])
+        }
+        try store.checkpointNow()
+        #expect(store.checkpointSeq == store.committedSeqValue)
+        _ = try await store.append([event("/a0", "late", id: "late")])
+        let before = try store.listing(in: .allTime, threshold: 0.5)
+        let readers = try store.readers(of: "/a1", in: .allTime)
+        store.append([event("/a2", "unflushed")]) { _ in }
+        // Not closed cleanly: what came after the checkpoint is only in the journal.
+        store.abandon()
+        #expect(store.checkpointSeq < store.committedSeqValue)
+        let reopened = try SQLiteStore(path: folder.databasePath)
+        defer { reopened.close() }
+        let after = try reopened.listing(in: .allTime, threshold: 0.5)
+        #expect(after.first { $0.article == "/a0" } == before.first { $0.article == "/a0" })
+        #expect(try reopened.readers(of: "/a1", in: .allTime) == readers)
+        #expect(try reopened.reader("unflushed", of: "/a2") != nil)
+        #expect(
+            try await reopened.append([event("/a0", "r0", id: "e0"), event("/a0", "late", id: "late")])
+                == AppendResult(counted: 0, duplicates: 2))
+    }
+
+    @Test("a second open of the same files is refused while the first is open")
+    func exclusive() throws {
+        let folder = try TemporaryFolder()
+        let first = try SQLiteStore(path: folder.databasePath)
+        #expect(throws: StoreError.self) { try SQLiteStore(path: folder.databasePath) }
+        first.close()
+        try SQLiteStore(path: folder.databasePath).close()
+    }
+
+    @Test("a database of the earlier release (reader_days) is read once and saved by a checkpoint")
+    func legacyTables() async throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(
+            atPath: URL(fileURLWithPath: folder.databasePath).deletingLastPathComponent().path,
+            withIntermediateDirectories: true)
+        let old = try SQLiteConnection(filename: folder.databasePath, busyTimeoutMs: 1_000)
+        try SQLiteSchema.migrate(old, with: Array(SQLiteSchema.migrations.prefix(1)))
+        try old.execute("INSERT INTO articles (id, name) VALUES (1, '/old')")
+        try old.execute(
+            """
+            INSERT INTO reader_days VALUES (1, 'r1', 0, 0.5, 0.75, 1, 3, 900, 1000, 5000),
+                (1, 'r1', 1, 0.25, 0.5, 1, 1, 100, 86401000, 86401000), (1, 'r2', 0, 1, 1, 1, 1, 0, 7, 7)
+            """)
+        let now = SQLiteStore.Options.wallClockMs()
+        try old.execute("INSERT INTO event_ids VALUES ('4:/old2:r1x', \(now))")
+        try old.execute("INSERT INTO meta VALUES ('folded_seq', 41)")
+        old.close()
+
+        let store = try SQLiteStore(path: folder.databasePath)
+        let r1 = try #require(try store.reader("r1", of: "/old"))
+        #expect(r1.events == 4 && r1.engagedMs == 1_000 && r1.maxProgress == 0.5 && r1.lastMs == 86_401_000)
+        #expect(try store.readers(of: "/old", in: DayRange(from: 1, to: 1))?.map(\.reader) == ["r1"])
+        #expect(
+            try await store.append([event("/old", "r1", id: "x")]) == AppendResult(counted: 0, duplicates: 1))
+        #expect(store.checkpointSeq >= 41)
+        store.close()
+
+        let check = try SQLiteConnection(filename: folder.databasePath, busyTimeoutMs: 1_000)
+        #expect(try check.integer("SELECT count(*) FROM reader_days") == 0)
+        check.close()
+        let reopened = try SQLiteStore(path: folder.databasePath)
+        defer { reopened.close() }
+        #expect(try reopened.reader("r1", of: "/old")?.events == 4)
+        #expect(try reopened.readers(of: "/old", in: .allTime)?.count == 2)
+    }
+}

@@ -39,10 +39,10 @@ struct SQLiteStoreDurabilityTests {
         #expect(outcomes.current.values.allSatisfy { $0 == 1 })
     }
 
-    /// How often `reader` is on record: rows of reader_days plus events in the journal that
-    /// the folder has not moved. The journal is read (by an independent instance, as another
-    /// process would) first, so an event that the folder moves meanwhile is counted once: in
-    /// reader_days, as its seq is then at most `folded_seq`.
+    /// How often `reader` is on record: events in the saved articles plus events in the
+    /// journal after the checkpoint. The journal is read (by an independent instance, as
+    /// another process would) first, so an event that a checkpoint saves meanwhile is counted
+    /// once: in the saved articles, as its seq is then at most `folded_seq`.
     private func timesStored(_ reader: String, at path: String) throws -> Int {
         let journal = try EventJournal(databasePath: path, minimumSeq: 0, readOnly: true)
         var logged: [(seq: Int64, count: Int)] = []
@@ -53,11 +53,15 @@ struct SQLiteStoreDurabilityTests {
         journal.close()
         let state = try independentConnection(path)
         try state.execute("BEGIN")
-        let folded = try state.integer("SELECT count(*) FROM reader_days WHERE reader = '\(reader)'")
+        let saved = MemoryIndex()
+        let rows = try state.cached("SELECT data FROM snapshots")
+        while try rows.step() { try saved.restoreArticle(Array(rows.blob(0))) }
+        rows.reset()
         let foldedSeq = try state.integer(
             "SELECT coalesce((SELECT value FROM meta WHERE key = 'folded_seq'), 0)")
         try state.execute("COMMIT")
-        return Int(folded) + logged.filter { $0.seq > foldedSeq }.reduce(0) { $0 + $1.count }
+        let inSnapshots = saved.readers(of: "/a", in: .allTime)?.first { $0.reader == reader }?.events ?? 0
+        return Int(inSnapshots) + logged.filter { $0.seq > foldedSeq }.reduce(0) { $0 + $1.count }
     }
 
     @Test("close commits everything queued before it returns")
@@ -92,7 +96,7 @@ struct SQLiteStoreDurabilityTests {
         let folder = try TemporaryFolder()
         try SQLiteStore(path: folder.databasePath).close()
         let connection = try independentConnection(folder.databasePath)
-        #expect(try connection.integer("PRAGMA user_version") == 1)
+        #expect(try connection.integer("PRAGMA user_version") == SQLiteSchema.currentVersion)
         let journalMode = try connection.cached("PRAGMA journal_mode")
         #expect(try journalMode.step())
         #expect(journalMode.string(0) == "wal")
@@ -102,25 +106,25 @@ struct SQLiteStoreDurabilityTests {
         #expect(throws: StoreError.self) { try SQLiteStore(path: folder.databasePath) }
     }
 
-    @Test("pruning forgets only ids older than the window")
+    @Test("a checkpoint keeps only ids younger than the window, and they survive a restart")
     func pruning() async throws {
         let folder = try TemporaryFolder()
         let clock = TestClock(0)
         let options = SQLiteStore.Options(pruneIntervalMs: 0, clock: clock.read)
         let store = try SQLiteStore(path: folder.databasePath, options: options)
-        defer { store.close() }
         _ = try await store.append([event(id: "old")])
         clock.advance(byMs: dayMs / 2)
         _ = try await store.append([event(id: "young")])
         clock.advance(byMs: dayMs / 2)
-        _ = try await store.append([event(id: "now")])  // the folder prunes "old", seen exactly 24 hours ago
-        store.waitUntilFolded()
+        _ = try await store.append([event(id: "now")])  // "old" was seen exactly 24 hours ago
+        try store.checkpointNow()
+        store.close()
 
-        let connection = try independentConnection(folder.databasePath)
-        defer { connection.close() }
-        // Keys are length-prefixed (article, reader, id): "/a" and "r1" are the defaults.
-        #expect(try connection.integer("SELECT count(*) FROM event_ids WHERE id = '2:/a2:r1old'") == 0)
-        #expect(try connection.integer("SELECT count(*) FROM event_ids WHERE id = '2:/a2:r1young'") == 1)
+        let reopened = try SQLiteStore(path: folder.databasePath, options: options)
+        defer { reopened.close() }
+        #expect(reopened.committedSeqValue == reopened.checkpointSeq, "nothing left to replay")
+        let again = try await reopened.append([event(id: "old"), event(id: "young"), event(id: "now")])
+        #expect(again == AppendResult(counted: 1, duplicates: 2))
     }
 
     @Test("an id repeats only within its article and reader")
@@ -140,7 +144,7 @@ struct SQLiteStoreDurabilityTests {
         let folder = try TemporaryFolder()
         let first = try SQLiteStore(path: folder.databasePath)
         for reader in ["a", "b", "c", "d", "e"] { _ = try await first.append([event("/a", reader)]) }
-        first.waitUntilFolded()
+        try first.checkpointNow()
         first.close()
         let folderPath = URL(fileURLWithPath: folder.databasePath).deletingLastPathComponent().path
         for name in try FileManager.default.contentsOfDirectory(atPath: folderPath)

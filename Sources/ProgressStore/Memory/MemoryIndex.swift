@@ -14,7 +14,7 @@ import Synchronization
 /// and 1/1000 histograms, without visiting readers; their quantiles may then be up to 0.001
 /// low (SPEC §5 allows 0.01), and are exact when the quantile's bin holds a single value.
 public final class MemoryIndex: Sendable {
-    private let state = ReadWriteLocked(IndexState())
+    let state = ReadWriteLocked(IndexState())
     /// Article indices by name, byte order, for ``listing(in:threshold:)``; rebuilt when an
     /// article has been added since.
     private let nameOrder = Mutex<[Int32]>([])
@@ -155,7 +155,7 @@ public final class MemoryIndex: Sendable {
 }
 
 /// Everything the index holds, behind its lock.
-private struct IndexState {
+struct IndexState {
     /// By exact bytes: ids that differ only in Unicode normalization are different articles.
     var slots: [ExactKey: Int32] = [:]
     var articles: [ArticleIndex] = []

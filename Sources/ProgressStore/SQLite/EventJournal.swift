@@ -141,6 +141,15 @@ final class EventJournal: @unchecked Sendable {
         return seq
     }
 
+    /// Starts a new segment if the active one holds anything, so that a checkpoint can later
+    /// remove every segment before it.
+    func rotate() throws(StoreError) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !isClosed, let active = segments.last, active.end > 0 else { return }
+        try startSegment()
+    }
+
     /// Flushes everything appended so far to the disk (`fdatasync`). Only the active segment
     /// can hold unsynced entries: a segment is synced before the next one starts.
     func sync() throws(StoreError) {

@@ -33,7 +33,16 @@ enum SQLiteSchema {
             key TEXT PRIMARY KEY,
             value ANY
         ) WITHOUT ROWID;
+        """,
+        // Version 2: the in-memory index is saved whole, an article per row, by checkpoints;
+        // reader_days and event_ids are read once (a database of version 1) and emptied by the
+        // first checkpoint. The ids of the last 24 hours are in meta ('recent_ids').
         """
+        CREATE TABLE snapshots (
+            name TEXT PRIMARY KEY,
+            data BLOB NOT NULL
+        );
+        """,
     ]
 
     /// The event log of earlier releases, a database beside the state database (now the event

@@ -16,12 +16,16 @@ extension SQLiteStore {
         /// event then survives a power cut too, not only the process being killed, at the
         /// disk's fsync latency per group.
         public var fsyncEachCommit: Bool
+        /// How long after a checkpoint the next one comes when anything changed, however little
+        /// (checkpoints also come whenever the journal has grown by a quarter of the saved size).
+        public var checkpointIntervalMs: Int64
         /// The wall clock in ms since the epoch, against which event ids age. Tests move it.
         public var clock: @Sendable () -> Int64
 
         public init(
             journalCapacityBytes: Int64? = nil, busyTimeoutMs: Int32 = 5_000,
             idRetentionMs: Int64 = 86_400_000, pruneIntervalMs: Int64 = 60_000, fsyncEachCommit: Bool = false,
+            checkpointIntervalMs: Int64 = 30_000,
             clock: @escaping @Sendable () -> Int64 = Options.wallClockMs
         ) {
             self.journalCapacityBytes = journalCapacityBytes
@@ -29,6 +33,7 @@ extension SQLiteStore {
             self.idRetentionMs = idRetentionMs
             self.pruneIntervalMs = pruneIntervalMs
             self.fsyncEachCommit = fsyncEachCommit
+            self.checkpointIntervalMs = checkpointIntervalMs
             self.clock = clock
         }
 

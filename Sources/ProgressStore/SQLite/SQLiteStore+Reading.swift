@@ -28,17 +28,17 @@ extension SQLiteStore {
         (try? requireOpen()) == nil ? nil : index.version(of: article)
     }
 
-    /// The folder's lag and health, and the pairs held in memory.
+    /// The checkpointer's lag and health, and the pairs held in memory.
     public var gauges: [StoreGauge] {
         [
             StoreGauge(
-                name: "unfolded_groups",
-                help: "Acknowledged entries of the event journal not yet folded into reader_days.",
-                value: Double(max(0, committedSeqValue - folderSeq))),
+                name: "journal_entries",
+                help: "Acknowledged journal entries since the last checkpoint (replayed by a restart).",
+                value: Double(max(0, committedSeqValue - checkpointSeq))),
             StoreGauge(
-                name: "fold_failing",
-                help: "1 while the folder's last batch failed (the events wait in the journal).",
-                value: folderFailing ? 1 : 0),
+                name: "checkpoint_failing",
+                help: "1 while the last checkpoint failed (the events wait in the journal).",
+                value: checkpointFailing ? 1 : 0),
             StoreGauge(
                 name: "pairs", help: "(article, reader) pairs held in memory.", value: Double(index.pairCount)
             ),
@@ -50,7 +50,7 @@ extension SQLiteStore {
 }
 
 extension SQLiteStore {
-    /// Loads every folded reader day into the index.
+    /// Loads every reader day of a database of an earlier release into the index.
     static func restore(_ index: MemoryIndex, from state: SQLiteConnection) throws(StoreError) {
         let rows = try state.cached(
             """
@@ -94,7 +94,7 @@ extension SQLiteStore {
         index.restore(batch)
     }
 
-    /// The deduplication keys acknowledged after `sinceMs` that the folder has recorded.
+    /// The deduplication keys acknowledged after `sinceMs` that an earlier release recorded.
     static func recentIDs(
         in state: SQLiteConnection, since sinceMs: Int64
     ) throws(StoreError) -> [ExactKey: Int64] {
@@ -106,7 +106,7 @@ extension SQLiteStore {
         return ids
     }
 
-    /// Applies the journal entries the folder has not folded yet, in order, as they were
+    /// Applies the journal entries after the last checkpoint, in order, as they were
     /// acknowledged.
     static func replay(
         _ journal: EventJournal, after foldedSeq: Int64, into index: MemoryIndex,

@@ -1,14 +1,14 @@
 import Foundation
 
 /// The embedded store: an event journal that makes each acknowledgement durable, and one
-/// SQLite database file in WAL mode that the journal's entries are folded into.
+/// SQLite database file in WAL mode where checkpoints save the in-memory index.
 ///
 /// ``append(_:completion:)`` deduplicates, writes the counted events to the journal as one
 /// entry (one `write(2)`), folds them into the in-memory index every read is served from, and
 /// completes — on the calling thread, before it returns, unless every commit is fsynced (then
-/// on the sync thread, after the group's `fdatasync`). A folder thread moves journal entries
-/// into `reader_days` in the background; start-up restores `reader_days` and replays the
-/// journal entries after `folded_seq`.
+/// on the sync thread, after the group's `fdatasync`). A checkpointer thread saves the
+/// articles that changed into the database and cuts the journal; start-up loads the saved
+/// articles and replays the journal entries after the checkpoint.
 ///
 /// Completions may run on the sync thread: keep them short.
 public final class SQLiteStore: ProgressStore {
@@ -17,11 +17,14 @@ public final class SQLiteStore: ProgressStore {
     private let isInMemory: Bool
     private let journal: EventJournal
     private let writer: SQLiteWriter
-    private let folder: SQLiteFolder
+    private let checkpointer: SQLiteCheckpointer
     /// Every statistic is read from here; SQLite is where it survives restarts.
     let index = MemoryIndex()
     private let writable = Locked(true)
     private let closed = Locked(false)
+    /// An exclusive `flock` on `<path>.lock`, held while open: two processes appending to one
+    /// journal and checkpointing into one database would lose events.
+    private let lockFile: Int32
 
     /// Opens (creating if needed, with its parent folder) the database at `path`; `:memory:`
     /// makes a private in-memory database that lives until ``close()``.
@@ -40,37 +43,58 @@ public final class SQLiteStore: ProgressStore {
         self.path = path
         self.isInMemory = path == ":memory:"
         let (stateName, plainPath) = try Self.filenames(for: path)
+        lockFile = try plainPath.map(Self.lockExclusively) ?? -1
 
         let state = try SQLiteConnection(filename: stateName, busyTimeoutMs: options.busyTimeoutMs)
         if !isInMemory {
             try state.execute("PRAGMA journal_mode = WAL")
-            // The folder removes journal segments once their state commit is in; without an
-            // fsync of that commit, a power cut could keep the removal and lose the entries it
-            // relied on. Folding is off the answer's path, so the fsync per batch costs no
-            // request anything.
+            // A checkpoint removes journal segments once its commit is in; without an fsync of
+            // that commit, a power cut could keep the removal and lose the entries it relied on.
+            // Checkpoints are off the answer's path, so the fsync costs no request anything.
             try state.execute("PRAGMA synchronous = FULL")
         }
-        // The folder upserts reader days in random order: a page cache of 64 MiB keeps the
-        // upper levels of the tree and the recently touched leaves, without holding a copy of
-        // what the in-memory index already holds (the page cache counts in resident memory).
-        try state.execute("PRAGMA cache_size = -65536")
         try SQLiteSchema.migrate(state)
 
-        let folder = try SQLiteFolder(state: state, options: options)
-        if let plainPath { try Self.foldLegacyLog(of: plainPath, with: folder, options: options) }
+        let checkpointer = try SQLiteCheckpointer(state: state, options: options)
+        let since = options.clock() - options.idRetentionMs
+        var recentIDs = try checkpointer.restore(into: index, idsSince: since)
+        // A database of an earlier release: its tables, and its event log, come in once and
+        // are saved by a checkpoint right away.
+        var legacy = checkpointer.hasLegacyRows
+        if legacy {
+            try Self.restore(index, from: state)
+            recentIDs.merge(try Self.recentIDs(in: state, since: since)) { max($0, $1) }
+        }
+        if let plainPath,
+            let lastLegacySeq = try Self.replayLegacyLog(
+                of: plainPath, after: checkpointer.foldedSeq, into: index, recentIDs: &recentIDs,
+                options: options)
+        {
+            try checkpointer.checkpoint(
+                CheckpointCapture(
+                    seq: lastLegacySeq, articles: index.captureArticles(changedSince: [:]), ids: recentIDs))
+            legacy = false
+            Self.removeLegacyLog(of: plainPath)
+        }
+        if legacy {
+            try checkpointer.checkpoint(
+                CheckpointCapture(
+                    seq: checkpointer.foldedSeq, articles: index.captureArticles(changedSince: [:]),
+                    ids: recentIDs))
+        }
+        checkpointer.markSaved(index)
+
         let journal = try EventJournal(
-            databasePath: plainPath, minimumSeq: folder.foldedSeq, syncs: options.fsyncEachCommit)
+            databasePath: plainPath, minimumSeq: checkpointer.foldedSeq, syncs: options.fsyncEachCommit)
         journal.setCapacity(options.journalCapacityBytes)
-        try Self.restore(index, from: state)
-        var recentIDs = try Self.recentIDs(in: state, since: options.clock() - options.idRetentionMs)
-        try Self.replay(journal, after: folder.foldedSeq, into: index, recentIDs: &recentIDs)
+        try Self.replay(journal, after: checkpointer.foldedSeq, into: index, recentIDs: &recentIDs)
 
         self.journal = journal
-        self.folder = folder
-        writer = SQLiteWriter(
-            journal: journal, options: options, writable: writable, index: index, folder: folder,
-            recentIDs: recentIDs)
-        folder.start(journal: journal)
+        self.checkpointer = checkpointer
+        let writer = SQLiteWriter(
+            journal: journal, options: options, writable: writable, index: index, recentIDs: recentIDs)
+        self.writer = writer
+        checkpointer.start(journal: journal) { saved in writer.capture(changedSince: saved) }
     }
 
     deinit {
@@ -109,48 +133,65 @@ public final class SQLiteStore: ProgressStore {
         journal.setCapacity(bytes)
     }
 
-    /// Folds the rows an event log of an earlier release (`<path>-events`, a SQLite database)
-    /// left unfolded, then removes it: each batch commits with `folded_seq`, so a crash midway
-    /// folds nothing twice.
-    static func foldLegacyLog(of path: String, with folder: SQLiteFolder, options: Options) throws(StoreError)
-    {
+    /// Replays the rows after `foldedSeq` of the SQLite event log of an earlier release
+    /// (`<path>-events`) into `index`; returns the last row's seq, or nil when there is no
+    /// such log. The caller checkpoints, then removes the log.
+    static func replayLegacyLog(
+        of path: String, after foldedSeq: Int64, into index: MemoryIndex, recentIDs: inout [ExactKey: Int64],
+        options: Options
+    ) throws(StoreError) -> Int64? {
         let name = path + "-events"
-        guard FileManager.default.fileExists(atPath: name) else { return }
+        guard FileManager.default.fileExists(atPath: name) else { return nil }
         let log = try SQLiteConnection(filename: name, busyTimeoutMs: options.busyTimeoutMs)
+        defer { log.close() }
+        var last = foldedSeq
         let rows = try log.cached(
-            "SELECT seq, committed_ms, events FROM event_log WHERE seq > ?1 ORDER BY seq LIMIT 256")
-        while true {
-            try rows.bind(1, folder.foldedSeq)
-            var entries: [EventJournal.Entry] = []
-            while try rows.step() {
-                entries.append(
-                    EventJournal.Entry(
-                        seq: rows.int64(0), committedMs: rows.int64(1), payload: Array(rows.blob(2))))
-            }
-            rows.reset()
-            if entries.isEmpty { break }
-            try folder.fold(entries)
+            "SELECT seq, committed_ms, events FROM event_log WHERE seq > ?1 ORDER BY seq")
+        defer { rows.reset() }
+        try rows.bind(1, foldedSeq)
+        while try rows.step() {
+            last = rows.int64(0)
+            let events = try EventLogCodec.decode(rows.blob(2))
+            for key in events.lazy.compactMap(\.deduplicationKey) { recentIDs[ExactKey(key)] = rows.int64(1) }
+            index.apply(events)
         }
-        log.close()
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: name + suffix) }
+        return last
+    }
+
+    /// Takes the store's lock file, or explains who has it.
+    private static func lockExclusively(_ path: String) throws(StoreError) -> Int32 {
+        let fd = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw StoreError(
+                code: errno, message: "cannot open \(path).lock: \(String(cString: strerror(errno)))")
+        }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            _ = Foundation.close(fd)
+            throw StoreError(
+                code: EWOULDBLOCK, message: "\(path) is open in another process (\(path).lock is locked)")
+        }
+        return fd
+    }
+
+    static func removeLegacyLog(of path: String) {
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: path + "-events" + suffix)
+        }
     }
 
     var committedSeqValue: Int64 { journal.upcomingSeq - 1 }
-    var folderSeq: Int64 { folder.foldedSeq }
-    var folderFailing: Bool { folder.failing.current }
+    var checkpointSeq: Int64 { checkpointer.foldedSeq }
+    var checkpointFailing: Bool { checkpointer.failing.current }
 
     /// Throws ``StoreError/closed`` once ``close()`` has begun.
     func requireOpen() throws(StoreError) {
         if closed.current { throw StoreError.closed }
     }
 
-    /// Blocks until the folder has moved everything committed so far into `reader_days` (a
-    /// test hook: what is in the log and what is folded are otherwise none of a caller's concern).
-    func waitUntilFolded() {
-        let target = committedSeqValue
-        for _ in 0..<2_000 where folder.foldedSeq < target {
-            usleep(5_000)
-        }
+    /// Takes a checkpoint now (a test hook: when the index is saved is otherwise none of a
+    /// caller's concern).
+    func checkpointNow() throws(StoreError) {
+        try checkpointer.checkpointNow()
     }
 
     /// Bytes on disk: the state database, its write-ahead log and the event journal (0 for
@@ -172,8 +213,19 @@ public final class SQLiteStore: ProgressStore {
         }
         guard !wasClosed else { return }
         writer.close()
-        folder.stop()
+        checkpointer.stop()
         journal.close()
+        if lockFile >= 0 { _ = Foundation.close(lockFile) }
+    }
+
+    /// Lets go of everything without a last checkpoint, as if the process had been killed —
+    /// a test hook for what a restart then replays.
+    func abandon() {
+        closed.withLock { $0 = true }
+        writer.close()
+        checkpointer.stop(saving: false)
+        journal.close()
+        if lockFile >= 0 { _ = Foundation.close(lockFile) }
     }
 
     /// The name SQLite opens for the state database of `path` (connections open with

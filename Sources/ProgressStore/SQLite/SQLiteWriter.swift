@@ -4,8 +4,8 @@ import Foundation
 /// one append at a time, on the caller's thread.
 ///
 /// An append costs one `write(2)` of one journal entry — the counted events, encoded — under
-/// `lock`, then the events join the in-memory index; the folder moves them into `reader_days`
-/// later. No thread hand-off and no waiting: with the default durability the caller can answer
+/// `lock`, then the events join the in-memory index; the checkpointer saves the index into
+/// SQLite later. No thread hand-off and no waiting: with the default durability the caller can answer
 /// as soon as `append` returns. With `fsyncEachCommit`, appends hand their completions to one
 /// sync thread, which runs one `fdatasync` for everything written meanwhile (a group commit)
 /// and then completes them all.
@@ -15,7 +15,6 @@ final class SQLiteWriter: @unchecked Sendable {
     private let options: SQLiteStore.Options
     private let writable: Locked<Bool>
     private let index: MemoryIndex
-    private let folder: SQLiteFolder
     private let syncer: GroupCommitQueue<SyncRequest>?
     // Guarded by `lock`, like everything below.
     private var isClosed = false
@@ -42,13 +41,12 @@ final class SQLiteWriter: @unchecked Sendable {
 
     init(
         journal: EventJournal, options: SQLiteStore.Options, writable: Locked<Bool>, index: MemoryIndex,
-        folder: SQLiteFolder, recentIDs: [ExactKey: Int64]
+        recentIDs: [ExactKey: Int64]
     ) {
         self.journal = journal
         self.options = options
         self.writable = writable
         self.index = index
-        self.folder = folder
         self.recentIDs = recentIDs
         self.recentOrder = recentIDs.map { ($0.key, $0.value) }.sorted { $0.seenMs < $1.seenMs }
         self.lastPruneMs = options.clock()
@@ -100,6 +98,18 @@ final class SQLiteWriter: @unchecked Sendable {
         return ok
     }
 
+    /// What a checkpoint saves, at one instant between two appends: the journal's last seq, the
+    /// articles whose version differs from `saved` and the ids. The journal moves to a new
+    /// segment, so that the checkpoint can remove the ones before.
+    func capture(changedSince saved: [ExactKey: UInt64]) -> CheckpointCapture {
+        lock.withLock {
+            try? journal.rotate()
+            return CheckpointCapture(
+                seq: journal.upcomingSeq - 1, articles: index.captureArticles(changedSince: saved),
+                ids: recentIDs)
+        }
+    }
+
     /// Takes no more appends, and waits until every fsync under way has completed.
     func close() {
         lock.withLock { isClosed = true }
@@ -142,7 +152,6 @@ final class SQLiteWriter: @unchecked Sendable {
         // Under `lock`, so that the index never lacks an entry the journal has before it (a
         // snapshot of both agrees), and so that a read after this returns sees the events.
         index.apply(counted)
-        folder.notify()
         if now - lastPruneMs >= options.pruneIntervalMs {
             forgetExpiredIDs(now: now)
             lastPruneMs = now

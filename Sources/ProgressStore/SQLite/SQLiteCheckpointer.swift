@@ -1,0 +1,217 @@
+import Foundation
+
+/// What a checkpoint saves, taken at one instant under the writer's lock: the journal's last
+/// seq, the articles changed since the last checkpoint (copy-on-write snapshots), and the ids
+/// still inside the deduplication window.
+struct CheckpointCapture: @unchecked Sendable {
+    var seq: Int64
+    var articles: [CapturedArticle]
+    var ids: [ExactKey: Int64]
+}
+
+/// Saves the in-memory index into the SQLite database, in the background, so that the journal
+/// can be cut and a restart loads articles whole instead of replaying events.
+///
+/// A checkpoint writes one row per changed article (`snapshots`: the article's records,
+/// encoded), the ids of the last 24 hours, and `folded_seq` — the last journal entry they
+/// include — in ONE transaction (fsynced: `synchronous=FULL`), then removes the journal
+/// segments before it. A crash at any point leaves either the previous checkpoint and the whole
+/// journal after it, or the new one: start-up loads the snapshots and replays the entries after
+/// `folded_seq`, so no event is lost or counted twice.
+///
+/// The work is in proportion to the articles that changed, not to the events: an article with
+/// a million readers costs the same whether it had one new event or a million. Checkpoints run
+/// when the journal has grown by a quarter of the last snapshot's size (at least 64 MiB), at
+/// most ``Options/checkpointIntervalMs`` after the last one when anything changed, and at
+/// ``stop()``. The thread runs at nice 10: catch-up work, never ahead of answering.
+final class SQLiteCheckpointer: @unchecked Sendable {
+    private let state: SQLiteConnection
+    private let options: SQLiteStore.Options
+    private let folded: Locked<Int64>
+    /// Whether the last checkpoint failed (the journal keeps everything meanwhile).
+    let failing = Locked(false)
+    /// The last journal seq whose events are in the database.
+    var foldedSeq: Int64 { folded.current }
+
+    /// Serialises checkpoints (the thread's, ``stop()``'s and tests') and guards below.
+    private let checkpointLock = NSLock()
+    /// Each article's version as the last checkpoint saved it.
+    private var saved: [ExactKey: UInt64] = [:]
+    private var lastSnapshotBytes: Int64 = 0
+    private var lastCheckpointMs: Int64
+    /// Rows of the tables of earlier releases (`reader_days`, `event_ids`) to delete with the
+    /// first checkpoint, which holds what they held.
+    private var legacyRows: Bool
+
+    private var journal: EventJournal?
+    private var capture: (@Sendable ([ExactKey: UInt64]) -> CheckpointCapture)?
+    // `condition` guards `stopping`.
+    private let condition = NSCondition()
+    private var stopping = false
+    private var thread: Thread?
+    private let stopped = DispatchSemaphore(value: 0)
+
+    init(state: SQLiteConnection, options: SQLiteStore.Options) throws(StoreError) {
+        self.state = state
+        self.options = options
+        folded = Locked(
+            try state.integer("SELECT coalesce((SELECT value FROM meta WHERE key = 'folded_seq'), 0)"))
+        legacyRows =
+            try state.integer("SELECT EXISTS (SELECT 1 FROM reader_days) OR EXISTS (SELECT 1 FROM event_ids)")
+            != 0
+        lastCheckpointMs = options.clock()
+    }
+
+    /// Whether the database still holds rows of an earlier release's tables.
+    var hasLegacyRows: Bool { checkpointLock.withLock { legacyRows } }
+
+    /// Loads the saved articles into `index` and returns the ids saved with them that are
+    /// younger than `sinceMs`; remembers the articles' versions as saved.
+    func restore(into index: MemoryIndex, idsSince sinceMs: Int64) throws(StoreError) -> [ExactKey: Int64] {
+        let rows = try state.cached("SELECT data FROM snapshots")
+        defer { rows.reset() }
+        var bytes: Int64 = 0
+        while try rows.step() {
+            let data = Array(rows.blob(0))
+            bytes += Int64(data.count)
+            try index.restoreArticle(data)
+        }
+        rows.reset()
+        lastSnapshotBytes = bytes
+        var ids: [ExactKey: Int64] = [:]
+        let saved = try state.cached("SELECT value FROM meta WHERE key = 'recent_ids'")
+        defer { saved.reset() }
+        if try saved.step() {
+            var reader = CheckpointReader(bytes: Array(saved.blob(0)))
+            for _ in 0..<(try reader.count()) {
+                let key = try reader.string()
+                let seenMs = Int64(bitPattern: try reader.integer())
+                if seenMs > sinceMs { ids[ExactKey(key)] = seenMs }
+            }
+        }
+        return ids
+    }
+
+    /// Marks what `index` holds now as saved (after ``restore(into:idsSince:)``, before the
+    /// journal is replayed into it).
+    func markSaved(_ index: MemoryIndex) {
+        checkpointLock.withLock { saved = index.articleVersions() }
+    }
+
+    func start(
+        journal: EventJournal, capture: @escaping @Sendable ([ExactKey: UInt64]) -> CheckpointCapture
+    ) {
+        self.journal = journal
+        self.capture = capture
+        let thread = Thread { [self] in
+            run()
+            stopped.signal()
+        }
+        thread.name = "SQLiteStore checkpointer"
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Stops the thread and (unless `saving` is false) saves a last checkpoint, so that the
+    /// next start replays nothing.
+    func stop(saving: Bool = true) {
+        condition.lock()
+        stopping = true
+        condition.signal()
+        condition.unlock()
+        if thread != nil { stopped.wait() }
+        thread = nil
+        if saving { try? checkpointNow() }
+        state.close()
+    }
+
+    /// Takes a checkpoint now if anything changed since the last one.
+    func checkpointNow() throws(StoreError) {
+        guard let capture else { return }
+        checkpointLock.lock()
+        defer { checkpointLock.unlock() }
+        let taken = capture(saved)
+        guard taken.seq > foldedSeq || !taken.articles.isEmpty || legacyRows else { return }
+        try save(taken)
+    }
+
+    /// Saves a capture made outside the writer (start-up, before there is one).
+    func checkpoint(_ taken: CheckpointCapture) throws(StoreError) {
+        checkpointLock.lock()
+        defer { checkpointLock.unlock() }
+        try save(taken)
+    }
+
+    /// Callers hold `checkpointLock`.
+    private func save(_ taken: CheckpointCapture) throws(StoreError) {
+        // Encoding reads the snapshots, which nothing else touches: no lock is held meanwhile.
+        let encoded = taken.articles.map { ($0.key.string, MemoryIndex.encode($0.index)) }
+        var ids = CheckpointWriter()
+        let horizon = options.clock() - options.idRetentionMs
+        let young = taken.ids.filter { $0.value > horizon }
+        ids.integer(UInt64(young.count))
+        for (key, seenMs) in young {
+            ids.string(key.string)
+            ids.integer(UInt64(bitPattern: seenMs))
+        }
+        try state.transaction { () throws(StoreError) in
+            let upsert = try state.cached(
+                "INSERT INTO snapshots (name, data) VALUES (?1, ?2) "
+                    + "ON CONFLICT (name) DO UPDATE SET data = excluded.data")
+            for (name, data) in encoded {
+                try upsert.bind(1, name)
+                try upsert.bind(2, blob: data)
+                try upsert.run()
+            }
+            let meta = try state.cached(
+                "INSERT INTO meta (key, value) VALUES (?1, ?2) "
+                    + "ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+            try meta.bind(1, "folded_seq")
+            try meta.bind(2, max(taken.seq, foldedSeq))
+            try meta.run()
+            try meta.bind(1, "recent_ids")
+            try meta.bind(2, blob: ids.bytes)
+            try meta.run()
+            if legacyRows {
+                try state.execute("DELETE FROM reader_days")
+                try state.execute("DELETE FROM event_ids")
+            }
+        }
+        legacyRows = false
+        folded.withLock { $0 = max($0, taken.seq) }
+        for article in taken.articles { saved[article.key] = article.version }
+        let sizes = try? state.integer("SELECT coalesce(sum(length(data)), 0) FROM snapshots")
+        lastSnapshotBytes = sizes ?? lastSnapshotBytes
+        lastCheckpointMs = options.clock()
+        journal?.removeSegments(foldedThrough: foldedSeq)
+    }
+
+    private func run() {
+        // Checkpoints are catch-up work: on a busy machine they should take a small share of
+        // the cores (at nice 10 about a tenth of a nice-0 thread's), not compete with
+        // answering. On Linux a nice value set with `who` 0 is the calling thread's alone.
+        #if os(Linux)
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+        #endif
+        while true {
+            condition.lock()
+            if !stopping { _ = condition.wait(until: Date().addingTimeInterval(1)) }
+            let done = stopping
+            condition.unlock()
+            if done { return }
+            guard let journal, isDue(journal) else { continue }
+            do {
+                try checkpointNow()
+                failing.withLock { $0 = false }
+            } catch {
+                failing.withLock { $0 = true }
+            }
+        }
+    }
+
+    private func isDue(_ journal: EventJournal) -> Bool {
+        let (lastBytes, lastMs) = checkpointLock.withLock { (lastSnapshotBytes, lastCheckpointMs) }
+        if journal.sizeBytes >= max(64 << 20, lastBytes / 4) { return true }
+        return journal.upcomingSeq - 1 > foldedSeq && options.clock() - lastMs >= options.checkpointIntervalMs
+    }
+}
