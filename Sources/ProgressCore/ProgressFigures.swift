@@ -8,8 +8,9 @@ public struct ProgressFigures: Sendable, Equatable {
     /// scrollable. Seed 000's `ScrollProgressBarMath.progress`, the width of the bar.
     public let progress: Double
     /// ``progress`` as a whole percentage for screen readers, `"15%"`: rounded to the nearest,
-    /// ties to even. Seed 000's accessibility value.
-    public let percent: String
+    /// ties to even. Seed 000's accessibility value. Made when asked for: the service folds
+    /// most figures into statistics without ever showing this text.
+    public var percent: String { progress.percentText }
     /// How much of the article body has come into view, 0…1: the far edge of the viewport over the
     /// body's length. 1 when not scrollable, and when the content is empty and no region is given
     /// (nothing is hidden). Not from a seed but from analytics practice.
@@ -22,12 +23,11 @@ public struct ProgressFigures: Sendable, Equatable {
 
     /// Creates figures; ``ScrollGeometry/figures()`` is where they normally come from.
     public init(
-        scrollable: Bool, progress: Double, percent: String, seenDepth: Double,
+        scrollable: Bool, progress: Double, seenDepth: Double,
         indicatorOffset: Double?, step: StepFigures?
     ) {
         self.scrollable = scrollable
         self.progress = progress
-        self.percent = percent
         self.seenDepth = seenDepth
         self.indicatorOffset = indicatorOffset
         self.step = step

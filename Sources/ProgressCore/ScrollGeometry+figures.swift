@@ -21,7 +21,6 @@ extension ScrollGeometry {
         return ProgressFigures(
             scrollable: scrollable,
             progress: progress,
-            percent: progress.percentText,
             seenDepth: scrollable ? Self.seenDepth(of: scaled, body: body, scale: scale) : 1,
             indicatorOffset: axis == .horizontal ? Self.indicatorOffset(progress, indicator) : nil,
             step: step.map { Self.figures(of: $0, position: lengths.position) })
