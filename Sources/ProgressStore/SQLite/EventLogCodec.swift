@@ -8,19 +8,53 @@ enum EventLogCodec {
     static let version: UInt8 = 1
 
     static func encode(_ events: [EventRecord]) -> [UInt8] {
-        var bytes: [UInt8] = [version]
-        bytes.reserveCapacity(1 + events.count * 64)
+        var size = 1
         for event in events {
-            appendString(event.article, to: &bytes)
-            appendString(event.reader, to: &bytes)
-            append(UInt64(bitPattern: event.timeMs), to: &bytes)
-            append(event.progress.bitPattern, to: &bytes)
-            append(event.seenDepth.bitPattern, to: &bytes)
-            bytes.append((event.scrollable ? 1 : 0) | (event.eventID == nil ? 0 : 2))
-            append(UInt64(bitPattern: event.engagedMs), to: &bytes)
-            if let id = event.eventID { appendString(id, to: &bytes) }
+            size += 2 + event.article.utf8.count + 2 + event.reader.utf8.count + 8 * 4 + 1
+            if let id = event.eventID { size += 2 + id.utf8.count }
         }
-        return bytes
+        // One allocation of the exact size, filled in place.
+        return [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            var writer = Writer(base: buffer.baseAddress!)
+            writer.byte(version)
+            for event in events {
+                writer.string(event.article)
+                writer.string(event.reader)
+                writer.word(UInt64(bitPattern: event.timeMs))
+                writer.word(event.progress.bitPattern)
+                writer.word(event.seenDepth.bitPattern)
+                writer.byte((event.scrollable ? 1 : 0) | (event.eventID == nil ? 0 : 2))
+                writer.word(UInt64(bitPattern: event.engagedMs))
+                if let id = event.eventID { writer.string(id) }
+            }
+            count = writer.offset
+        }
+    }
+
+    private struct Writer {
+        let base: UnsafeMutablePointer<UInt8>
+        var offset = 0
+
+        mutating func byte(_ value: UInt8) {
+            base[offset] = value
+            offset += 1
+        }
+
+        mutating func word(_ value: UInt64) {
+            UnsafeMutableRawPointer(base + offset).storeBytes(of: value.littleEndian, as: UInt64.self)
+            offset += 8
+        }
+
+        /// Strings here are at most 256 bytes; two bytes of length leave room to spare.
+        mutating func string(_ value: String) {
+            var value = value
+            value.withUTF8 { utf8 in
+                byte(UInt8(truncatingIfNeeded: utf8.count))
+                byte(UInt8(truncatingIfNeeded: utf8.count >> 8))
+                if let source = utf8.baseAddress { (base + offset).update(from: source, count: utf8.count) }
+                offset += utf8.count
+            }
+        }
     }
 
     static func decode(_ bytes: [UInt8]) throws(StoreError) -> [EventRecord] {
@@ -49,19 +83,6 @@ enum EventLogCodec {
                     scrollable: flags & 1 != 0, engagedMs: engagedMs, eventID: id))
         }
         return events
-    }
-
-    private static func append(_ value: UInt64, to bytes: inout [UInt8]) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
-    }
-
-    private static func appendString(_ string: String, to bytes: inout [UInt8]) {
-        let utf8 = string.utf8
-        let count = utf8.count
-        // Strings here are at most 256 bytes; two bytes of length leave room to spare.
-        bytes.append(UInt8(truncatingIfNeeded: count))
-        bytes.append(UInt8(truncatingIfNeeded: count >> 8))
-        bytes.append(contentsOf: utf8)
     }
 
     private struct Reader {
