@@ -120,18 +120,20 @@ final class SQLiteWriter: @unchecked Sendable {
     private func write(_ events: [EventRecord]) -> Result<AppendResult, StoreError> {
         let now = options.clock()
         var result = AppendResult(counted: 0, duplicates: 0)
-        var counted: [EventRecord] = []
-        counted.reserveCapacity(events.count)
         claimed.removeAll(keepingCapacity: true)
-        for event in events {
-            if let key = event.deduplicationKey.map(ExactKey.init) {
-                if let seen = claimed[key] ?? recentIDs[key], seen > now - options.idRetentionMs {
-                    result.duplicates += 1
-                    continue
+        var counted = events  // shared, not copied, unless an event turns out to be a repeat
+        if events.contains(where: { $0.eventID != nil }) {
+            counted.removeAll(keepingCapacity: true)
+            for event in events {
+                if let key = event.deduplicationKey.map(ExactKey.init) {
+                    if let seen = claimed[key] ?? recentIDs[key], seen > now - options.idRetentionMs {
+                        result.duplicates += 1
+                        continue
+                    }
+                    claimed[key] = now
                 }
-                claimed[key] = now
+                counted.append(event)
             }
-            counted.append(event)
         }
         result.counted = counted.count
         guard !counted.isEmpty else { return .success(result) }
