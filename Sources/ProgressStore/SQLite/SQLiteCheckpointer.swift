@@ -21,9 +21,10 @@ struct CheckpointCapture: @unchecked Sendable {
 ///
 /// The work is in proportion to the articles that changed, not to the events: an article with
 /// a million readers costs the same whether it had one new event or a million. Checkpoints run
-/// when the journal has grown by a quarter of the last snapshot's size (at least 64 MiB), at
-/// most ``Options/checkpointIntervalMs`` after the last one when anything changed, and at
-/// ``stop()``. The thread runs at nice 10: catch-up work, never ahead of answering.
+/// when the journal has grown as large as the saved articles (at least 64 MiB) — so they write
+/// at most as many bytes as the journal took, and a restart replays at most about as much as
+/// it loads — at most ``Options/checkpointIntervalMs`` after the last one when anything
+/// changed, and at ``stop()``. The thread runs at nice 10: catch-up work, never ahead of answering.
 final class SQLiteCheckpointer: @unchecked Sendable {
     private let state: SQLiteConnection
     private let options: SQLiteStore.Options
@@ -211,7 +212,7 @@ final class SQLiteCheckpointer: @unchecked Sendable {
 
     private func isDue(_ journal: EventJournal) -> Bool {
         let (lastBytes, lastMs) = checkpointLock.withLock { (lastSnapshotBytes, lastCheckpointMs) }
-        if journal.sizeBytes >= max(64 << 20, lastBytes / 4) { return true }
+        if journal.sizeBytes >= max(64 << 20, lastBytes) { return true }
         return journal.upcomingSeq - 1 > foldedSeq && options.clock() - lastMs >= options.checkpointIntervalMs
     }
 }

@@ -17,7 +17,7 @@ extension SQLiteStore {
         /// disk's fsync latency per group.
         public var fsyncEachCommit: Bool
         /// How long after a checkpoint the next one comes when anything changed, however little
-        /// (checkpoints also come whenever the journal has grown by a quarter of the saved size).
+        /// (checkpoints also come whenever the journal has grown as large as the saved articles).
         public var checkpointIntervalMs: Int64
         /// The wall clock in ms since the epoch, against which event ids age. Tests move it.
         public var clock: @Sendable () -> Int64
