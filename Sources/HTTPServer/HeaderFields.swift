@@ -71,6 +71,11 @@ struct HeaderFields: Sendable {
     /// The value of the first field called `name`, compared case-insensitively (names are ASCII
     /// tokens, so folding the case bit of letters is enough).
     func value(named name: String) -> String? {
+        withValue(named: name) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// `body` applied to the bytes of the first field called `name`, without making a string.
+    func withValue<Result>(named name: String, _ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
         var name = name
         return name.withUTF8 { wanted in
             storage.withUnsafeBytes { bytes in
@@ -83,20 +88,36 @@ struct HeaderFields: Sendable {
                     )
                     let nameStart = offset + 8
                     let valueStart = nameStart + nameLength
+                    offset = valueStart + valueLength
                     if nameLength == wanted.count
                         && equalsIgnoringASCIICase(
                             UnsafeRawBufferPointer(rebasing: bytes[nameStart..<valueStart]), wanted)
                     {
-                        return String(
-                            decoding: UnsafeRawBufferPointer(
-                                rebasing: bytes[valueStart..<valueStart + valueLength]),
-                            as: UTF8.self)
+                        return body(UnsafeRawBufferPointer(rebasing: bytes[valueStart..<offset]))
                     }
-                    offset = valueStart + valueLength
                 }
                 return nil
             }
         }
+    }
+
+    /// The `Content-Length`, when it is a decimal number that fits a `UInt64`.
+    ///
+    /// libmicrohttpd has already refused one that is not; parsing it as `Int` would miss those
+    /// above `Int64.max` and wait for a body never meant to come.
+    var contentLength: UInt64? {
+        withValue(named: "Content-Length") { digits -> UInt64? in
+            guard !digits.isEmpty else { return nil }
+            var length: UInt64 = 0
+            for digit in digits {
+                guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") else { return nil }
+                let (times10, overflow) = length.multipliedReportingOverflow(by: 10)
+                let (sum, carry) = times10.addingReportingOverflow(UInt64(digit - UInt8(ascii: "0")))
+                guard !overflow, !carry else { return nil }
+                length = sum
+            }
+            return length
+        } ?? nil
     }
 
     /// Every field as a pair of strings, in the order received.

@@ -81,9 +81,7 @@ final class RequestContext: @unchecked Sendable {
                 return writer.needed
             }
         }
-        // libmicrohttpd has already refused a Content-Length that is not a UInt64; parsing it as
-        // Int would miss those above Int64.max and wait for a body never meant to come.
-        let contentLength = fields.value(named: "Content-Length").flatMap { UInt64($0) }
+        let contentLength = fields.contentLength
         request?.method = methodName(method)
         request?.fields = fields
         request?.peer = PeerAddress(cmhd_client_address(connection))
