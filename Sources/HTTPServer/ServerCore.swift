@@ -131,27 +131,13 @@ final class ServerCore: Sendable {
     private func queue(
         _ response: HTTPResponse, on connection: OpaquePointer, closing: Bool
     ) -> MHD_Result {
-        let created = response.body.withUnsafeBytes { bytes in
-            bytes.isEmpty
-                ? MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
-                : MHD_create_response_from_buffer(
-                    bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
-                    .RESPMEM_MUST_COPY)
-        }
-        guard let mhdResponse = created else { return .NO }
-        defer { MHD_destroy_response(mhdResponse) }
-        for field in response.headers {
-            // libmicrohttpd refuses Content-Length (it derives it) and fields with line breaks.
-            // `withCString` hands over literals and native strings in place, where passing a
-            // `String` as a C string argument would copy it into a new array each time.
-            field.name.withCString { name in
-                field.value.withCString { value in _ = MHD_add_response_header(mhdResponse, name, value) }
-            }
-        }
-        if closing || draining.load(ordering: .relaxed) {
-            _ = MHD_add_response_header(mhdResponse, "Connection", "close")
-        }
         let status = (100...999).contains(response.status) ? UInt32(response.status) : 500
+        let closing = closing || draining.load(ordering: .relaxed)
+        if let prepared = response.prepared, !closing {
+            return MHD_queue_response(connection, status, prepared.handle)
+        }
+        guard let mhdResponse = makeMHDResponse(response, closing: closing) else { return .NO }
+        defer { MHD_destroy_response(mhdResponse) }
         return MHD_queue_response(connection, status, mhdResponse)
     }
 }

@@ -20,6 +20,9 @@ public final class ProgressService: HTTPResponder {
     let statsCache = AnswerCache()
     /// Milliseconds since the epoch; replaceable so tests can pin the clock.
     let clock: @Sendable () -> Int64
+    /// The healthy `/healthz` answer, prepared for requests without `Origin` (every load
+    /// balancer's probe).
+    private let healthy = SetOnce<Reply>()
 
     public init(
         configuration: ServiceConfiguration, store: any ProgressStore, metrics: Metrics = Metrics(),
@@ -32,6 +35,9 @@ public final class ProgressService: HTTPResponder {
         self.cors = CORSPolicy(allowedOrigins: configuration.allowedOrigins)
         self.token = configuration.apiToken.map(BearerToken.init)
         self.clock = clock
+        var reply = health(writable: true)
+        reply.prepared = PreparedResponse(render(.success(reply), origin: nil))
+        healthy.set(reply)
     }
 
     public func respond(to request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
@@ -105,7 +111,7 @@ public final class ProgressService: HTTPResponder {
                 store.probe { [self] writable in finish(.success(health(writable: writable))) }
                 return
             }
-            finish(.success(health(writable: true)))
+            finish(.success(healthy.value ?? health(writable: true)))
         case .metrics: finish(.success(metricsText()))
         }
     }
@@ -119,6 +125,9 @@ public final class ProgressService: HTTPResponder {
 
     /// HEAD answers carry the GET body too: libmicrohttpd drops it and keeps its Content-Length.
     private func render(_ outcome: Result<Reply, APIError>, origin: String?) -> HTTPResponse {
+        if origin == nil, case .success(let reply) = outcome, let prepared = reply.prepared {
+            return HTTPResponse(prepared: prepared)
+        }
         switch outcome {
         case .success(let reply):
             return response(

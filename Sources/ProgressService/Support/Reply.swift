@@ -1,9 +1,14 @@
+import HTTPServer
+
 /// A successful answer before the service adds the headers every answer carries.
 struct Reply: Sendable {
     var status: Int
     var body: [UInt8]
     var contentType = "application/json"
     var headers: [(name: String, value: String)] = []
+    /// This answer, rendered and built into a libmicrohttpd response once, for requests without
+    /// `Origin` (whose answers carry no CORS fields that vary).
+    var prepared: PreparedResponse?
 
     static func json(_ status: Int, _ writer: JSONWriter) -> Reply {
         Reply(status: status, body: writer.bytes)
@@ -11,6 +16,17 @@ struct Reply: Sendable {
 
     static func noContent(headers: [(name: String, value: String)] = []) -> Reply {
         Reply(status: 204, body: [], contentType: "", headers: headers)
+    }
+}
+
+/// A value set once while its owner is built, before any other thread can see the owner, and
+/// only read afterwards: so reading it needs neither a lock nor an exclusivity check.
+final class SetOnce<Value: Sendable>: @unchecked Sendable {
+    @exclusivity(unchecked) private(set) var value: Value?
+
+    func set(_ value: Value) {
+        precondition(self.value == nil, "set twice")
+        self.value = value
     }
 }
 
