@@ -152,6 +152,11 @@ public final class ProgressService: HTTPResponder {
         status: Int, body: [UInt8], contentType: String, origin: String?, extraCount: Int,
         extra: (inout [(name: String, value: String)]) -> Void
     ) -> HTTPResponse {
+        // Most answers are JSON with no fields of their own to a request without an (allowed)
+        // Origin: they share one array of fields.
+        if extraCount == 0, contentType == "application/json", origin.map(cors.allows) != true {
+            return HTTPResponse(status: status, headers: Self.plainJSONHeaders, body: body)
+        }
         var headers: [(name: String, value: String)] = []
         headers.reserveCapacity(extraCount + 2 + CORSPolicy.maximumHeaderCount)
         extra(&headers)
@@ -160,6 +165,10 @@ public final class ProgressService: HTTPResponder {
         cors.appendHeaders(for: origin, to: &headers)
         return HTTPResponse(status: status, headers: headers, body: body)
     }
+
+    private static let plainJSONHeaders: [(name: String, value: String)] = [
+        ("Content-Type", "application/json"), ("Cache-Control", "no-store"), ("Vary", "Origin"),
+    ]
 
     /// Whether a stats query asks only what the store's counters answer: all time, no engaged
     /// minimum, a threshold in thousandths. Malformed queries count too: they fail fast.
