@@ -40,7 +40,9 @@ final class RequestContext: @unchecked Sendable {
     // at a time, so the dynamic exclusivity checks Swift would make on every access buy nothing.
     @exclusivity(unchecked) var stage = Stage.headers
     /// The request as it arrives; `nil` once handed to the responder (moved out, not copied).
-    @exclusivity(unchecked) private(set) var request: HTTPRequest?
+    /// Spelled `Optional<…>` so that it has no implicit `nil` to overwrite in `init`, which
+    /// would copy the request in and destroy the original.
+    @exclusivity(unchecked) private(set) var request: Optional<HTTPRequest>
     /// Whether the request was suspended for its reply (and is in ``ServerCore/pending``);
     /// guarded by `reply`'s lock.
     @exclusivity(unchecked) var isPending = false
@@ -52,19 +54,19 @@ final class RequestContext: @unchecked Sendable {
     init(connection: OpaquePointer, server: ServerCore, target: UnsafePointer<CChar>?) {
         self.connection = connection
         self.server = server
-        var path = "/"
-        var query: String?
-        if let target {
-            let bytes = UnsafeRawBufferPointer(start: target, count: strlen(target))
-            if let mark = bytes.firstIndex(of: UInt8(ascii: "?")) {
-                path = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<mark]), as: UTF8.self)
-                query = String(
-                    decoding: UnsafeRawBufferPointer(rebasing: bytes[(mark + 1)...]), as: UTF8.self)
-            } else {
-                path = String(decoding: bytes, as: UTF8.self)
-            }
+        request = Self.request(target: target)
+    }
+
+    /// A request with the path and query of `target`, the rest to be filled in.
+    private static func request(target: UnsafePointer<CChar>?) -> HTTPRequest {
+        guard let target else { return HTTPRequest(path: "/", query: nil) }
+        let bytes = UnsafeRawBufferPointer(start: target, count: strlen(target))
+        guard let mark = bytes.firstIndex(of: UInt8(ascii: "?")) else {
+            return HTTPRequest(path: String(decoding: bytes, as: UTF8.self), query: nil)
         }
-        request = HTTPRequest(path: path, query: query)
+        return HTTPRequest(
+            path: String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<mark]), as: UTF8.self),
+            query: String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(mark + 1)...]), as: UTF8.self))
     }
 
     /// Fills in everything but the body once the header block is complete, and returns the
