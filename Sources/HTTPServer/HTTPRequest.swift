@@ -9,12 +9,24 @@ public struct HTTPRequest: Sendable {
     public var path: String
     /// The raw query string after `?`, still percent-encoded; `nil` when there was no `?`.
     public var query: String?
-    /// The header fields in the order they were received.
-    public var headers: [(name: String, value: String)]
     /// The request body (empty when there was none).
     public var body: [UInt8]
-    /// The peer's IP address, such as `"127.0.0.1"` or `"::1"`.
-    public var remoteAddress: String
+    var fields: HeaderFields
+    var peer: PeerAddress
+
+    /// The header fields in the order they were received.
+    ///
+    /// Built on each call: to look one up, ``header(_:)`` is cheaper.
+    public var headers: [(name: String, value: String)] {
+        get { fields.pairs }
+        set { fields = HeaderFields(newValue) }
+    }
+
+    /// The peer's IP address, such as `"127.0.0.1"` or `"::1"` (formatted on each call).
+    public var remoteAddress: String {
+        get { peer.text }
+        set { peer = .text(newValue) }
+    }
 
     /// Creates a request; the server builds these from the wire, tests build them by hand.
     public init(
@@ -25,31 +37,23 @@ public struct HTTPRequest: Sendable {
         self.method = method
         self.path = path
         self.query = query
-        self.headers = headers
         self.body = body
-        self.remoteAddress = remoteAddress
+        self.fields = HeaderFields(headers)
+        self.peer = .text(remoteAddress)
+    }
+
+    /// A request for the server to fill in as its parts arrive.
+    init(path: String, query: String?) {
+        method = ""
+        self.path = path
+        self.query = query
+        body = []
+        fields = HeaderFields()
+        peer = .none
     }
 
     /// The value of the first header field called `name`, compared case-insensitively.
     public func header(_ name: String) -> String? {
-        for field in headers where field.name.utf8.count == name.utf8.count {
-            if asciiCaseInsensitiveEquals(field.name, name) { return field.value }
-        }
-        return nil
+        fields.value(named: name)
     }
-}
-
-/// Header names are ASCII tokens, so comparing bytes with the case bit folded is enough and
-/// avoids the allocations of `lowercased()` on the request path.
-private func asciiCaseInsensitiveEquals(_ lhs: String, _ rhs: String) -> Bool {
-    var right = rhs.utf8.makeIterator()
-    for left in lhs.utf8 {
-        guard let other = right.next() else { return false }
-        if left != other && asciiLower(left) != asciiLower(other) { return false }
-    }
-    return right.next() == nil
-}
-
-private func asciiLower(_ byte: UInt8) -> UInt8 {
-    (byte >= 0x41 && byte <= 0x5A) ? byte | 0x20 : byte
 }

@@ -103,7 +103,7 @@ public final class HTTPServer: Sendable {
         let pollMicroseconds: UInt32 = 5_000
         var waited = 0.0
         while core.dispatching.load(ordering: .sequentiallyConsistent) > 0
-            || !core.pending.withLock({ $0.isEmpty })
+            || !core.pending.isEmpty
         {
             guard waited < seconds else { return false }
             usleep(pollMicroseconds)

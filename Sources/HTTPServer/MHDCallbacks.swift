@@ -8,8 +8,7 @@ enum MHDCallbacks {
     static let uriLog: cmhd_uri_log_callback = { serverPointer, uri, connection in
         guard let serverPointer, let connection else { return nil }
         let server = Unmanaged<ServerCore>.fromOpaque(serverPointer).takeUnretainedValue()
-        let target = uri.map { String(cString: $0) } ?? "/"
-        let context = RequestContext(connection: connection, server: server, target: target)
+        let context = RequestContext(connection: connection, server: server, target: uri)
         return Unmanaged.passRetained(context).toOpaque()
     }
 

@@ -1,6 +1,12 @@
 import CMicroHTTPD
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// One request from its request line to its completion: libmicrohttpd's `*con_cls`.
 ///
 /// Created (retained) in the URI log callback, which is the only place that sees the raw
@@ -30,35 +36,78 @@ final class RequestContext: @unchecked Sendable {
 
     let connection: OpaquePointer
     let server: ServerCore
-    /// The request-target exactly as received, percent-encoding intact.
-    let target: String
-    var stage = Stage.headers
-    var request = HTTPRequest(method: "", path: "")
-    /// Whether the request was suspended for its reply (and is in ``ServerCore/pending``).
-    var isPending = false
+    // Per-request state is touched only on the connection's libmicrohttpd thread, one callback
+    // at a time, so the dynamic exclusivity checks Swift would make on every access buy nothing.
+    @exclusivity(unchecked) var stage = Stage.headers
+    /// The request as it arrives; `nil` once handed to the responder (moved out, not copied).
+    /// Spelled `Optional<…>` so that it has no implicit `nil` to overwrite in `init`, which
+    /// would copy the request in and destroy the original.
+    @exclusivity(unchecked) private(set) var request: Optional<HTTPRequest>
+    /// Whether the request was suspended for its reply (and is in ``ServerCore/pending``);
+    /// guarded by `reply`'s lock.
+    @exclusivity(unchecked) var isPending = false
+    /// Links in ``ServerCore/pending``, guarded by its lock.
+    @exclusivity(unchecked) var pendingLinks = PendingList.Links()
     let reply = Mutex(Reply.responding)
 
-    init(connection: OpaquePointer, server: ServerCore, target: String) {
+    /// `target` is the request-target exactly as received, percent-encoding intact.
+    init(connection: OpaquePointer, server: ServerCore, target: UnsafePointer<CChar>?) {
         self.connection = connection
         self.server = server
-        self.target = target
+        request = Self.request(target: target)
     }
 
-    /// Fills in everything but the body once the header block is complete.
-    func readHead(method: UnsafePointer<CChar>) {
-        request.method = String(cString: method)
-        let path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[..<$0] }
-        if let path {
-            request.path = String(path)
-            request.query = String(target[target.utf8.index(after: path.endIndex)...])
-        } else {
-            request.path = target
+    /// A request with the path and query of `target`, the rest to be filled in.
+    private static func request(target: UnsafePointer<CChar>?) -> HTTPRequest {
+        guard let target else { return HTTPRequest(path: "/", query: nil) }
+        let bytes = UnsafeRawBufferPointer(start: target, count: strlen(target))
+        guard let mark = bytes.firstIndex(of: UInt8(ascii: "?")) else {
+            return HTTPRequest(path: String(decoding: bytes, as: UTF8.self), query: nil)
         }
-        let count = MHD_get_connection_values_n(connection, .HEADER_KIND, nil, nil)
-        request.headers.reserveCapacity(Int(max(0, count)))
-        let me = Unmanaged.passUnretained(self).toOpaque()
-        _ = MHD_get_connection_values_n(connection, .HEADER_KIND, collectHeader, me)
-        request.remoteAddress = describe(cmhd_client_address(connection))
+        return HTTPRequest(
+            path: String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<mark]), as: UTF8.self),
+            query: String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(mark + 1)...]), as: UTF8.self))
+    }
+
+    /// Fills in everything but the body once the header block is complete, and returns the
+    /// `Content-Length` the client announced, if any.
+    func readHead(method: UnsafePointer<CChar>) -> UInt64? {
+        // The fields are copied into a buffer on the stack, then into one allocation of the
+        // right size; only a header block larger than the buffer takes a second pass. (Swift
+        // puts up to 1 KiB on the stack of a thread it did not start; more goes to the heap.)
+        let fields = withUnsafeTemporaryAllocation(byteCount: 1024, alignment: 8) { scratch in
+            HeaderFields(scratch: scratch) { writer in
+                _ = withUnsafeMutablePointer(to: &writer) {
+                    MHD_get_connection_values_n(connection, .HEADER_KIND, collectHeader, $0)
+                }
+                return writer.needed
+            }
+        }
+        let contentLength = fields.contentLength
+        request?.method = methodName(method)
+        request?.fields = fields
+        request?.peer = PeerAddress(cmhd_client_address(connection))
+        return contentLength
+    }
+
+    func reserveBody(_ capacity: Int) {
+        request?.body.reserveCapacity(capacity)
+    }
+
+    /// Appends a chunk of the body, unless that takes it over `limit`: then drops the body and
+    /// returns `false`.
+    func appendBody(_ chunk: UnsafeRawBufferPointer, limit: Int) -> Bool {
+        guard let count = request?.body.count, count + chunk.count <= limit else {
+            request?.body = []
+            return false
+        }
+        request?.body.append(contentsOf: chunk)
+        return true
+    }
+
+    /// Hands the request over to the responder.
+    func takeRequest() -> HTTPRequest {
+        request.take() ?? HTTPRequest(path: "", query: nil)
     }
 
     /// Stores the responder's answer, waking the connection if it is already suspended.
@@ -93,7 +142,7 @@ final class RequestContext: @unchecked Sendable {
             state = .suspended
             if !isPending {
                 isPending = true
-                server.register(self)
+                server.pending.insert(self)
             }
             MHD_suspend_connection(connection)
             return nil
@@ -106,14 +155,27 @@ final class RequestContext: @unchecked Sendable {
     }
 }
 
-private let collectHeader: MHD_KeyValueIteratorN = { context, _, name, nameSize, value, valueSize in
-    guard let context else { return .NO }
-    let request = Unmanaged<RequestContext>.fromOpaque(context).takeUnretainedValue()
-    request.request.headers.append(
-        (name: text(name, nameSize), value: text(value, valueSize)))
+private let collectHeader: MHD_KeyValueIteratorN = { writer, _, name, nameSize, value, valueSize in
+    guard let writer = writer?.assumingMemoryBound(to: HeaderFields.Writer.self) else { return .NO }
+    writer.pointee.append(
+        name: UnsafeRawBufferPointer(start: name, count: name == nil ? 0 : nameSize),
+        value: UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize))
     return .YES
 }
 
-private func text(_ bytes: UnsafePointer<CChar>?, _ count: Int) -> String {
-    String(decoding: UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : count), as: UTF8.self)
+/// The method as a string; the common ones are literals, which costs no decoding.
+private func methodName(_ method: UnsafePointer<CChar>) -> String {
+    let bytes = UnsafeRawPointer(method).assumingMemoryBound(to: UInt8.self)
+    if matches(bytes, "POST") { return "POST" }
+    if matches(bytes, "GET") { return "GET" }
+    if matches(bytes, "HEAD") { return "HEAD" }
+    if matches(bytes, "OPTIONS") { return "OPTIONS" }
+    return String(cString: method)
+}
+
+/// Whether the C string `bytes` is exactly `literal` (which holds no NUL).
+private func matches(_ bytes: UnsafePointer<UInt8>, _ literal: StaticString) -> Bool {
+    let expected = literal.utf8Start
+    for index in 0..<literal.utf8CodeUnitCount where bytes[index] != expected[index] { return false }
+    return bytes[literal.utf8CodeUnitCount] == 0
 }

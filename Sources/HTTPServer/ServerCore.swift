@@ -16,7 +16,7 @@ final class ServerCore: Sendable {
     /// Requests suspended to wait for their reply, until libmicrohttpd reports them complete.
     /// ``HTTPServer/stop()`` waits for them, and answers the stragglers itself, because
     /// libmicrohttpd forbids `MHD_stop_daemon` while a connection is suspended.
-    let pending = Mutex<[ObjectIdentifier: RequestContext]>([:])
+    let pending = PendingList()
     /// Set once stopping: answers then close their connection instead of keeping it alive.
     let draining = Atomic<Bool>(false)
     /// Set when stopping has waited long enough: requests then get ``unavailable`` without
@@ -43,23 +43,18 @@ final class ServerCore: Sendable {
         uploadSize.pointee = 0
         switch context.stage {
         case .headers:
-            context.readHead(method: method)
-            // libmicrohttpd has already refused a Content-Length that is not a UInt64; parsing it
-            // as Int would miss those above Int64.max and wait for a body never meant to come.
-            if let length = context.request.header("Content-Length").flatMap({ UInt64($0) }) {
+            if let length = context.readHead(method: method) {
                 if length > UInt64(maxBodyBytes) { return answerTooLarge(context) }
-                context.request.body.reserveCapacity(Int(length))
+                context.reserveBody(Int(length))
             }
             context.stage = .body
             return .YES
         case .body where size > 0:
-            guard context.request.body.count + size <= maxBodyBytes else {
-                context.request.body = []
+            let chunk = UnsafeRawBufferPointer(start: uploadData, count: size)
+            guard context.appendBody(chunk, limit: maxBodyBytes) else {
                 context.stage = .overLimit(discarded: size)
                 return .YES
             }
-            context.request.body.append(
-                contentsOf: UnsafeRawBufferPointer(start: uploadData, count: size))
             return .YES
         case .body:
             return dispatch(context)
@@ -89,34 +84,27 @@ final class ServerCore: Sendable {
         if refusing.load(ordering: .sequentiallyConsistent) {
             context.deliver(Self.unavailable)
         } else {
-            let request = context.request
-            context.request.body = []
-            responder.respond(to: request) { [context] response in context.deliver(response) }
+            responder.respond(to: context.takeRequest()) { [context] response in context.deliver(response) }
         }
         guard let response = context.takeReplyOrSuspend() else { return .YES }
         context.stage = .answered
         return queue(response, on: context.connection, closing: false)
     }
 
-    /// Records a request about to be suspended, so ``HTTPServer/stop()`` can find it. Only
-    /// suspended requests are registered, which keeps synchronous answers off the shared lock.
-    func register(_ context: RequestContext) {
-        pending.withLock { $0[ObjectIdentifier(context)] = context }
-    }
-
     private func answerTooLarge(_ context: RequestContext) -> MHD_Result {
         context.stage = .answered
-        context.request.body = []
-        let response = responder.bodyTooLarge(context.request)
+        var request = context.takeRequest()
+        request.body = []
+        let response = responder.bodyTooLarge(request)
         return queue(response, on: context.connection, closing: true)
     }
 
     /// Called from the request-completed callback, for every request the URI logger saw.
     func complete(_ context: RequestContext) {
         context.finish()
-        if context.isPending {
-            _ = pending.withLock { $0.removeValue(forKey: ObjectIdentifier(context)) }
-        }
+        // Only suspended requests were registered, which keeps synchronous answers off the
+        // shared lock.
+        if context.isPending { pending.remove(context) }
     }
 
     /// Answers every later request with ``unavailable`` without asking the responder.
@@ -130,7 +118,7 @@ final class ServerCore: Sendable {
 
     /// Answers 503 to every request still waiting for the responder (after ``refuseNew()``).
     func answerPendingUnavailable() {
-        for context in pending.withLock({ Array($0.values) }) {
+        for context in pending.all() {
             context.deliver(Self.unavailable)
         }
     }
@@ -143,23 +131,13 @@ final class ServerCore: Sendable {
     private func queue(
         _ response: HTTPResponse, on connection: OpaquePointer, closing: Bool
     ) -> MHD_Result {
-        let created = response.body.withUnsafeBytes { bytes in
-            bytes.isEmpty
-                ? MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
-                : MHD_create_response_from_buffer(
-                    bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
-                    .RESPMEM_MUST_COPY)
-        }
-        guard let mhdResponse = created else { return .NO }
-        defer { MHD_destroy_response(mhdResponse) }
-        for field in response.headers {
-            // libmicrohttpd refuses Content-Length (it derives it) and fields with line breaks.
-            _ = MHD_add_response_header(mhdResponse, field.name, field.value)
-        }
-        if closing || draining.load(ordering: .relaxed) {
-            _ = MHD_add_response_header(mhdResponse, "Connection", "close")
-        }
         let status = (100...999).contains(response.status) ? UInt32(response.status) : 500
+        let closing = closing || draining.load(ordering: .relaxed)
+        if let prepared = response.prepared, !closing {
+            return MHD_queue_response(connection, status, prepared.handle)
+        }
+        guard let mhdResponse = makeMHDResponse(response, closing: closing) else { return .NO }
+        defer { MHD_destroy_response(mhdResponse) }
         return MHD_queue_response(connection, status, mhdResponse)
     }
 }

@@ -20,6 +20,9 @@ public final class ProgressService: HTTPResponder {
     let statsCache = AnswerCache()
     /// Milliseconds since the epoch; replaceable so tests can pin the clock.
     let clock: @Sendable () -> Int64
+    /// The healthy `/healthz` answer, prepared for requests without `Origin` (every load
+    /// balancer's probe).
+    private let healthy = SetOnce<Reply>()
 
     public init(
         configuration: ServiceConfiguration, store: any ProgressStore, metrics: Metrics = Metrics(),
@@ -32,46 +35,53 @@ public final class ProgressService: HTTPResponder {
         self.cors = CORSPolicy(allowedOrigins: configuration.allowedOrigins)
         self.token = configuration.apiToken.map(BearerToken.init)
         self.clock = clock
+        var reply = health(writable: true)
+        reply.prepared = PreparedResponse(render(.success(reply), origin: nil))
+        healthy.set(reply)
     }
 
     public func respond(to request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
-        let started = ContinuousClock.now
+        let started = MonotonicClock.now()
         let route = Route(path: request.path)
+        let label = route?.label ?? .unmatched
+        let method = request.method
+        let methodLabel = MethodLabel(method)
         let origin = request.header("Origin")
+        // Captures only what the answer needs, not the request (its body and headers).
         let finish: Completion = { [self] outcome in
-            let seconds = Self.seconds(since: started)
-            let label = route?.label ?? "unmatched"
-            metrics.recordRequest(
-                route: label, method: request.method, status: outcome.status,
-                seconds: seconds)
+            let ended = MonotonicClock.now()
+            let nanoseconds = Int(ended - started)
+            let status = outcome.status
+            metrics.recordRequest(route: label, method: methodLabel, status: status, nanoseconds: nanoseconds)
             log.request(
-                method: request.method, route: label, status: outcome.status, seconds: seconds, nowMs: clock()
-            )
+                method: method, route: label, status: status, nanoseconds: nanoseconds, endedAt: ended)
             reply(render(outcome, origin: origin))
         }
         guard let route else {
             finish(.failure(.notFound(request.path)))
             return
         }
-        dispatch(request, to: route, finish)
+        dispatch(request, to: route, method: methodLabel, finish)
     }
 
     public func bodyTooLarge(_ request: HTTPRequest) -> HTTPResponse {
         let route = Route(path: request.path)
         metrics.recordRequest(
-            route: route?.label ?? "unmatched", method: request.method, status: 413,
-            seconds: 0)
+            route: route?.label ?? .unmatched, method: MethodLabel(request.method), status: 413,
+            nanoseconds: 0)
         return render(
             .failure(.bodyTooLarge(limit: configuration.maxBodyBytes)), origin: request.header("Origin"))
     }
 
-    private func dispatch(_ request: HTTPRequest, to route: Route, _ finish: @escaping Completion) {
-        if request.method == "OPTIONS", route.methods.contains("OPTIONS") {
-            finish(.success(preflight(request, route: route)))
+    private func dispatch(
+        _ request: HTTPRequest, to route: Route, method: MethodLabel, _ finish: @escaping Completion
+    ) {
+        guard route.answers(method) else {
+            finish(.failure(.methodNotAllowed(route.methods)))
             return
         }
-        guard route.methods.contains(request.method) else {
-            finish(.failure(.methodNotAllowed(route.methods)))
+        if method == .options {
+            finish(.success(preflight(request, route: route)))
             return
         }
         if route.needsToken, let token, !token.accepts(authorization: request.header("Authorization")) {
@@ -101,7 +111,7 @@ public final class ProgressService: HTTPResponder {
                 store.probe { [self] writable in finish(.success(health(writable: writable))) }
                 return
             }
-            finish(.success(health(writable: true)))
+            finish(.success(healthy.value ?? health(writable: true)))
         case .metrics: finish(.success(metricsText()))
         }
     }
@@ -115,27 +125,50 @@ public final class ProgressService: HTTPResponder {
 
     /// HEAD answers carry the GET body too: libmicrohttpd drops it and keeps its Content-Length.
     private func render(_ outcome: Result<Reply, APIError>, origin: String?) -> HTTPResponse {
-        var headers: [(name: String, value: String)]
-        let status: Int
-        let body: [UInt8]
-        let contentType: String
+        if origin == nil, case .success(let reply) = outcome, let prepared = reply.prepared {
+            return HTTPResponse(prepared: prepared)
+        }
         switch outcome {
         case .success(let reply):
-            headers = reply.headers
-            status = reply.status
-            body = reply.body
-            contentType = reply.contentType
+            return response(
+                status: reply.status, body: reply.body, contentType: reply.contentType, origin: origin,
+                extraCount: reply.headers.count
+            ) { headers in
+                headers.append(contentsOf: reply.headers)
+            }
         case .failure(let error):
-            headers = error.headers.map { ($0.name, $0.value) }
-            status = error.status
-            body = error.body
-            contentType = "application/json"
+            return response(
+                status: error.status, body: error.body, contentType: "application/json", origin: origin,
+                extraCount: error.headers.count
+            ) { headers in
+                for header in error.headers { headers.append((header.name, header.value)) }
+            }
         }
+    }
+
+    /// An answer with the route's own headers first, then those every answer carries; the
+    /// header array is allocated once, at its final size.
+    private func response(
+        status: Int, body: [UInt8], contentType: String, origin: String?, extraCount: Int,
+        extra: (inout [(name: String, value: String)]) -> Void
+    ) -> HTTPResponse {
+        // Most answers are JSON with no fields of their own to a request without an (allowed)
+        // Origin: they share one array of fields.
+        if extraCount == 0, contentType == "application/json", origin.map(cors.allows) != true {
+            return HTTPResponse(status: status, headers: Self.plainJSONHeaders, body: body)
+        }
+        var headers: [(name: String, value: String)] = []
+        headers.reserveCapacity(extraCount + 2 + CORSPolicy.maximumHeaderCount)
+        extra(&headers)
         if !contentType.isEmpty { headers.append(("Content-Type", contentType)) }
         headers.append(("Cache-Control", "no-store"))
-        headers.append(contentsOf: cors.headers(for: origin))
+        cors.appendHeaders(for: origin, to: &headers)
         return HTTPResponse(status: status, headers: headers, body: body)
     }
+
+    private static let plainJSONHeaders: [(name: String, value: String)] = [
+        ("Content-Type", "application/json"), ("Cache-Control", "no-store"), ("Vary", "Origin"),
+    ]
 
     /// Whether a stats query asks only what the store's counters answer: all time, no engaged
     /// minimum, a threshold in thousandths. Malformed queries count too: they fail fast.

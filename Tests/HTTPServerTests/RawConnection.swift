@@ -71,6 +71,10 @@ final class RawConnection {
 
     /// Reads one response (an interim `100 Continue` counts as one), framed by Content-Length.
     func readResponse() throws -> WireResponse {
+        try readResponse(expectingBody: true)
+    }
+
+    private func readResponse(expectingBody: Bool) throws -> WireResponse {
         let headerEnd = try fill { Self.find([13, 10, 13, 10], in: $0) }
         let head = String(decoding: buffer[..<headerEnd], as: UTF8.self)
         buffer.removeFirst(headerEnd + 4)
@@ -85,10 +89,17 @@ final class RawConnection {
             return (name: String(line[..<colon]), value: String(value))
         }
         var response = WireResponse(status: status, headers: headers, body: [])
-        let length = response.header("Content-Length").flatMap { Int($0) } ?? 0
+        let length = expectingBody ? response.header("Content-Length").flatMap { Int($0) } ?? 0 : 0
         _ = try fill { $0.count >= length ? length : nil }
         response.body = Array(buffer[..<length])
         buffer.removeFirst(length)
+        return response
+    }
+
+    /// Reads the status line and header fields of an answer that has no body (to HEAD).
+    func readHeadOnly() throws -> WireResponse {
+        var response = try readResponse(expectingBody: false)
+        response.body = []
         return response
     }
 

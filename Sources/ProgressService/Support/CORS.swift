@@ -13,12 +13,21 @@ struct CORSPolicy: Sendable {
     /// Headers for an answer to a request from `origin`; `Vary: Origin` always, since the answer
     /// depends on it.
     func headers(for origin: String?) -> [(name: String, value: String)] {
-        var headers: [(name: String, value: String)] = [("Vary", "Origin")]
-        guard let origin, allows(origin) else { return headers }
-        headers.append(("Access-Control-Allow-Origin", origin))
-        headers.append(("Access-Control-Allow-Credentials", "true"))
+        var headers: [(name: String, value: String)] = []
+        appendHeaders(for: origin, to: &headers)
         return headers
     }
+
+    /// Appends ``headers(for:)`` to `headers`, without an array of its own.
+    func appendHeaders(for origin: String?, to headers: inout [(name: String, value: String)]) {
+        headers.append(("Vary", "Origin"))
+        guard let origin, allows(origin) else { return }
+        headers.append(("Access-Control-Allow-Origin", origin))
+        headers.append(("Access-Control-Allow-Credentials", "true"))
+    }
+
+    /// How many headers ``appendHeaders(for:to:)`` adds at most.
+    static let maximumHeaderCount = 3
 
     /// The extra headers of a preflight answer, when the origin is allowed.
     func preflightHeaders(
@@ -33,6 +42,9 @@ struct CORSPolicy: Sendable {
     }
 
     func allows(_ origin: String) -> Bool {
-        allowsAll || origins.contains(origin.lowercased())
+        if allowsAll { return true }
+        // Origins are nearly always written in lower case already; lowercasing allocates.
+        let plainLowercase = origin.utf8.allSatisfy { $0 < 0x80 && !(0x41...0x5A).contains($0) }
+        return origins.contains(plainLowercase ? origin : origin.lowercased())
     }
 }

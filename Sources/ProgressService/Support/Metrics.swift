@@ -2,14 +2,22 @@ import ProgressStore
 import Synchronization
 
 /// Counters and histograms for `GET /metrics` (SPEC §7), safe to update from any thread.
+///
+/// Every request adds to them, so they take no lock: each series the service can produce is
+/// an atomic counter at a fixed index (route × method × status), and only a status outside the
+/// usual set goes to a locked dictionary.
 public final class Metrics: Sendable {
     private struct RequestKey: Hashable {
-        var route: String
-        var method: String
+        var route: RouteLabel
+        var method: MethodLabel
         var status: Int
     }
 
-    private let requests = Mutex<[RequestKey: Int]>([:])
+    /// The statuses the service answers with, each with a counter per route and method.
+    private static let statuses = [200, 202, 204, 400, 401, 404, 405, 413, 415, 503]
+    private let requests = AtomicCounters(
+        count: RouteLabel.allCases.count * MethodLabel.allCases.count * Metrics.statuses.count)
+    private let otherRequests = Mutex<[RequestKey: Int]>([:])
     private let eventsAccepted = Atomic<Int>(0)
     private let eventsRejected = Atomic<Int>(0)
     private let eventsDuplicate = Atomic<Int>(0)
@@ -18,17 +26,33 @@ public final class Metrics: Sendable {
 
     public init() {}
 
-    /// Methods counted under their own name; any other is counted as `OTHER`, since the method
-    /// is the client's choice: quoted into a label it could break the exposition format, and a
-    /// new series per made-up method would grow without bound.
-    static let knownMethods: Set<String> = [
-        "GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH", "TRACE", "CONNECT",
-    ]
+    func recordRequest(route: RouteLabel, method: MethodLabel, status: Int, nanoseconds: Int) {
+        if let slot = Self.slot(of: status) {
+            let index =
+                (route.rawValue * MethodLabel.allCases.count + method.rawValue) * Self.statuses.count + slot
+            requests.add(1, at: index)
+        } else {
+            otherRequests.withLock {
+                $0[RequestKey(route: route, method: method, status: status), default: 0] += 1
+            }
+        }
+        requestSeconds.observe(nanoseconds: nanoseconds)
+    }
 
-    func recordRequest(route: String, method: String, status: Int, seconds: Double) {
-        let method = Self.knownMethods.contains(method) ? method : "OTHER"
-        requests.withLock { $0[RequestKey(route: route, method: method, status: status), default: 0] += 1 }
-        requestSeconds.observe(seconds)
+    private static func slot(of status: Int) -> Int? {
+        switch status {
+        case 200: return 0
+        case 202: return 1
+        case 204: return 2
+        case 400: return 3
+        case 401: return 4
+        case 404: return 5
+        case 405: return 6
+        case 413: return 7
+        case 415: return 8
+        case 503: return 9
+        default: return nil
+        }
     }
 
     func recordEvents(accepted: Int, rejected: Int, duplicates: Int) {
@@ -38,7 +62,7 @@ public final class Metrics: Sendable {
     }
 
     func recordCommit(seconds: Double) {
-        commitSeconds.observe(seconds)
+        commitSeconds.observe(nanoseconds: Histogram.nanoseconds(seconds))
     }
 
     /// The Prometheus text exposition format, version 0.0.4.
@@ -47,12 +71,24 @@ public final class Metrics: Sendable {
         out +=
             "# HELP reading_progress_http_requests_total HTTP requests answered, by route, method and status.\n"
         out += "# TYPE reading_progress_http_requests_total counter\n"
-        let counts = requests.withLock { $0 }.sorted {
-            ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status)
+        var counts = otherRequests.withLock { $0 }.map {
+            (route: $0.key.route.text, method: $0.key.method.text, status: $0.key.status, count: $0.value)
         }
-        for (key, count) in counts {
+        for route in RouteLabel.allCases {
+            for method in MethodLabel.allCases {
+                for (slot, status) in Self.statuses.enumerated() {
+                    let index =
+                        (route.rawValue * MethodLabel.allCases.count + method.rawValue) * Self.statuses.count
+                        + slot
+                    let count = requests[index]
+                    if count > 0 { counts.append((route.text, method.text, status, count)) }
+                }
+            }
+        }
+        counts.sort { ($0.route, $0.method, $0.status) < ($1.route, $1.method, $1.status) }
+        for entry in counts {
             out +=
-                "reading_progress_http_requests_total{route=\"\(key.route)\",method=\"\(key.method)\",status=\"\(key.status)\"} \(count)\n"
+                "reading_progress_http_requests_total{route=\"\(entry.route)\",method=\"\(entry.method)\",status=\"\(entry.status)\"} \(entry.count)\n"
         }
         out += "# HELP reading_progress_events_total Events received, by result.\n"
         out += "# TYPE reading_progress_events_total counter\n"
@@ -82,39 +118,71 @@ public final class Metrics: Sendable {
     }
 }
 
-/// A Prometheus histogram with fixed buckets from 100 µs to 10 s.
+/// A Prometheus histogram with fixed buckets from 100 µs to 10 s, kept in atomic counters: one
+/// per bucket (plus one past the last bound) and the sum in nanoseconds.
 final class Histogram: Sendable {
     static let bounds: [Double] = [
         0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10,
     ]
+    private static let nanosecondBounds = bounds.map { nanoseconds($0) }
 
-    private struct State {
-        var buckets = [Int](repeating: 0, count: Histogram.bounds.count)
-        var count = 0
-        var sum = 0.0
+    /// Bucket counts (not cumulative), the last for observations past every bound.
+    private let buckets = AtomicCounters(count: Histogram.bounds.count + 1)
+    private let sumNanoseconds = Atomic<Int>(0)
+
+    static func nanoseconds(_ seconds: Double) -> Int {
+        guard seconds > 0 else { return 0 }
+        return seconds < 1e9 ? Int((seconds * 1e9).rounded()) : Int(1e18)
     }
 
-    private let state = Mutex(State())
-
-    func observe(_ seconds: Double) {
-        let bucket = Self.bounds.firstIndex { seconds <= $0 }
-        state.withLock { state in
-            if let bucket { state.buckets[bucket] += 1 }
-            state.count += 1
-            state.sum += seconds
-        }
+    func observe(nanoseconds: Int) {
+        let bounds = Self.nanosecondBounds
+        var bucket = 0
+        while bucket < bounds.count && nanoseconds > bounds[bucket] { bucket += 1 }
+        buckets.add(1, at: bucket)
+        sumNanoseconds.add(max(0, nanoseconds), ordering: .relaxed)
     }
 
     func render(name: String, help: String) -> String {
-        let snapshot = state.withLock { $0 }
         var out = "# HELP \(name) \(help)\n# TYPE \(name) histogram\n"
         var cumulative = 0
-        for (bound, count) in zip(Self.bounds, snapshot.buckets) {
-            cumulative += count
+        for (index, bound) in Self.bounds.enumerated() {
+            cumulative += buckets[index]
             out += "\(name)_bucket{le=\"\(bound)\"} \(cumulative)\n"
         }
-        out += "\(name)_bucket{le=\"+Inf\"} \(snapshot.count)\n"
-        out += "\(name)_sum \(snapshot.sum)\n\(name)_count \(snapshot.count)\n"
+        let count = cumulative + buckets[Self.bounds.count]
+        let sum = Double(sumNanoseconds.load(ordering: .relaxed)) / 1e9
+        out += "\(name)_bucket{le=\"+Inf\"} \(count)\n"
+        out += "\(name)_sum \(sum)\n\(name)_count \(count)\n"
         return out
+    }
+}
+
+/// A fixed number of counters that any thread may add to without a lock.
+final class AtomicCounters: @unchecked Sendable {
+    // `Atomic` cannot live in an array; the buffer is allocated once and only ever reached
+    // through the atomic operations below, which is what makes sharing it sound.
+    private let counters: UnsafeMutablePointer<Atomic<Int>>
+    private let count: Int
+
+    init(count: Int) {
+        self.count = count
+        counters = .allocate(capacity: count)
+        for index in 0..<count { (counters + index).initialize(to: Atomic(0)) }
+    }
+
+    deinit {
+        counters.deinitialize(count: count)
+        counters.deallocate()
+    }
+
+    func add(_ value: Int, at index: Int) {
+        precondition(index >= 0 && index < count)
+        counters[index].add(value, ordering: .relaxed)
+    }
+
+    subscript(index: Int) -> Int {
+        precondition(index >= 0 && index < count)
+        return counters[index].load(ordering: .relaxed)
     }
 }

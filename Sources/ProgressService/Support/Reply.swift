@@ -1,9 +1,14 @@
+import HTTPServer
+
 /// A successful answer before the service adds the headers every answer carries.
 struct Reply: Sendable {
     var status: Int
     var body: [UInt8]
     var contentType = "application/json"
     var headers: [(name: String, value: String)] = []
+    /// This answer, rendered and built into a libmicrohttpd response once, for requests without
+    /// `Origin` (whose answers carry no CORS fields that vary).
+    var prepared: PreparedResponse?
 
     static func json(_ status: Int, _ writer: JSONWriter) -> Reply {
         Reply(status: status, body: writer.bytes)

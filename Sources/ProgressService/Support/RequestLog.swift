@@ -5,16 +5,27 @@ import Synchronization
 ///
 /// A request only appends a small record to a buffer; a background thread turns the records
 /// into text and writes them out every 100 ms (or sooner when many are waiting), so that
-/// logging costs the thread that answers neither the formatting nor a system call.
+/// logging costs the thread that answers neither the formatting nor a system call, nor even a
+/// read of the wall clock: a record carries the monotonic time its request ended (which the
+/// request measured anyway), and the flusher turns that into wall-clock time.
 public final class RequestLog: Sendable {
+    private struct Record {
+        /// When the request was answered, on ``MonotonicClock``.
+        var endedAt: Int64
+        var nanoseconds: Int
+        var status: Int
+        var route: RouteLabel
+        var method: String
+    }
+
     private enum Entry {
-        case request(ms: Int64, method: String, route: String, status: Int, micros: Int)
+        case request(Record)
         case line(ms: Int64, text: String)
     }
 
     private let pending = Mutex<[Entry]>([])
     /// Held while flushing; guards the cache of the current second's text.
-    private let formatting = Mutex<(second: Int64, text: String)>((-1, ""))
+    private let formatting = Mutex<(second: Int64, text: [UInt8])>((-1, []))
     private let enabled: Bool
     private static let flushThreshold = 4096
 
@@ -31,11 +42,12 @@ public final class RequestLog: Sendable {
         flusher.start()
     }
 
-    /// Records `2026-11-30T09:00:00.123Z POST /v1/events 202 0.840ms`.
-    func request(method: String, route: String, status: Int, seconds: Double, nowMs: Int64) {
+    /// Records `2026-11-30T09:00:00.123Z POST /v1/events 202 0.840ms` for a request that took
+    /// `nanoseconds` and ended at `endedAt` (``MonotonicClock``).
+    func request(method: String, route: RouteLabel, status: Int, nanoseconds: Int, endedAt: Int64) {
         guard enabled else { return }
-        let micros = Int((seconds * 1_000_000).rounded())
-        let entry = Entry.request(ms: nowMs, method: method, route: route, status: status, micros: micros)
+        let entry = Entry.request(
+            Record(endedAt: endedAt, nanoseconds: nanoseconds, status: status, route: route, method: method))
         let count = pending.withLock { entries in
             entries.append(entry)
             return entries.count
@@ -58,29 +70,42 @@ public final class RequestLog: Sendable {
                 return entries
             }
             guard !entries.isEmpty else { return }
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(entries.count * 64)
-            for entry in entries {
+            // Records are at most a flush interval old: the wall clock's offset from the
+            // monotonic one, read now, dates them to well within a millisecond.
+            let offset = wallClockNanoseconds() - MonotonicClock.now()
+            let capacity = entries.reduce(0) { total, entry in
                 switch entry {
-                case .request(let ms, let method, let route, let status, let micros):
-                    appendTimestamp(ms, &cache, to: &bytes)
-                    bytes.append(UInt8(ascii: " "))
-                    bytes.append(contentsOf: method.utf8)
-                    bytes.append(UInt8(ascii: " "))
-                    bytes.append(contentsOf: route.utf8)
-                    bytes.append(UInt8(ascii: " "))
-                    appendDigits(status, minimum: 1, to: &bytes)
-                    bytes.append(UInt8(ascii: " "))
-                    appendDigits(micros / 1000, minimum: 1, to: &bytes)
-                    bytes.append(UInt8(ascii: "."))
-                    appendDigits(micros % 1000, minimum: 3, to: &bytes)
-                    bytes.append(contentsOf: [UInt8(ascii: "m"), UInt8(ascii: "s"), 0x0A])
-                case .line(let ms, let message):
-                    appendTimestamp(ms, &cache, to: &bytes)
-                    bytes.append(UInt8(ascii: " "))
-                    bytes.append(contentsOf: message.utf8)
-                    bytes.append(0x0A)
+                case .request(let record): return total + Self.longestRequestLine + record.method.utf8.count
+                case .line(_, let text): return total + Self.timestampLength + 2 + text.utf8.count
                 }
+            }
+            let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+                var line = LineWriter(buffer)
+                for entry in entries {
+                    switch entry {
+                    case .request(let record):
+                        let ms = (record.endedAt + offset) / 1_000_000
+                        line.timestamp(ms, cache: &cache)
+                        line.byte(UInt8(ascii: " "))
+                        line.text(record.method)
+                        line.byte(UInt8(ascii: " "))
+                        line.text(record.route.text)
+                        line.byte(UInt8(ascii: " "))
+                        line.decimal(record.status)
+                        line.byte(UInt8(ascii: " "))
+                        let micros = (record.nanoseconds + 500) / 1000
+                        line.decimal(micros / 1000)
+                        line.byte(UInt8(ascii: "."))
+                        line.decimal(micros % 1000, minimumDigits: 3)
+                        line.text("ms\n")
+                    case .line(let ms, let message):
+                        line.timestamp(ms, cache: &cache)
+                        line.byte(UInt8(ascii: " "))
+                        line.text(message)
+                        line.byte(0x0A)
+                    }
+                }
+                count = line.count
             }
             bytes.withUnsafeBytes { raw in
                 var offset = 0
@@ -93,32 +118,70 @@ public final class RequestLog: Sendable {
         }
     }
 
-    /// `2026-11-30T09:00:00.123Z`; the part up to the second changes once a second, so it is
-    /// formatted once a second.
-    private func appendTimestamp(
-        _ ms: Int64, _ cache: inout (second: Int64, text: String), to bytes: inout [UInt8]
-    ) {
-        let second = ms / 1000
-        if cache.second != second {
-            cache = (second, String(EventTime.format(second * 1000).dropLast()))
-        }
-        bytes.append(contentsOf: cache.text.utf8)
-        bytes.append(UInt8(ascii: "."))
-        appendDigits(Int(ms % 1000), minimum: 3, to: &bytes)
-        bytes.append(UInt8(ascii: "Z"))
-    }
+    /// `2026-11-30T09:00:00.123Z`, with room for a year of any length.
+    fileprivate static let timestampLength = 48
+    /// A request line but its method: timestamp, the longest route, a status and a duration
+    /// of up to 20 digits each, spaces, `.` and `ms\n`.
+    private static let longestRequestLine = timestampLength + 28 + 2 * 20 + 8
 }
 
-/// Appends `value` (≥ 0) in decimal, zero-padded to `minimum` digits.
-private func appendDigits(_ value: Int, minimum: Int, to bytes: inout [UInt8]) {
-    let start = bytes.count
-    var rest = max(0, value)
-    repeat {
-        bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
-        rest /= 10
-    } while rest > 0
-    while bytes.count - start < minimum { bytes.append(UInt8(ascii: "0")) }
-    bytes[start...].reverse()
+/// Writes log lines into a buffer sized for them beforehand; what would not fit is dropped
+/// rather than written past the end.
+private struct LineWriter {
+    private let buffer: UnsafeMutableBufferPointer<UInt8>
+    private(set) var count = 0
+
+    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        self.buffer = buffer
+    }
+
+    mutating func byte(_ byte: UInt8) {
+        guard count < buffer.count else { return }
+        buffer[count] = byte
+        count += 1
+    }
+
+    mutating func bytes(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard bytes.count <= buffer.count - count else { return }
+        _ = UnsafeMutableBufferPointer(rebasing: buffer[count..<count + bytes.count]).initialize(from: bytes)
+        count += bytes.count
+    }
+
+    mutating func text(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes($0) }
+    }
+
+    /// `value` (≥ 0) in decimal, zero-padded to `minimumDigits`.
+    mutating func decimal(_ value: Int, minimumDigits: Int = 1) {
+        var digits = 1
+        var limit = 10
+        while digits < 19 && value >= limit {
+            digits += 1
+            limit &*= 10
+        }
+        digits = max(digits, minimumDigits)
+        guard digits <= buffer.count - count else { return }
+        var rest = max(0, value)
+        for index in stride(from: count + digits - 1, through: count, by: -1) {
+            buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        }
+        count += digits
+    }
+
+    /// `2026-11-30T09:00:00.123Z`; the part up to the second changes once a second, so it is
+    /// formatted once a second.
+    mutating func timestamp(_ ms: Int64, cache: inout (second: Int64, text: [UInt8])) {
+        let second = ms / 1000
+        if cache.second != second {
+            cache = (second, Array(EventTime.format(second * 1000).utf8.dropLast()))
+        }
+        cache.text.withUnsafeBufferPointer { bytes($0) }
+        byte(UInt8(ascii: "."))
+        decimal(Int(ms % 1000), minimumDigits: 3)
+        byte(UInt8(ascii: "Z"))
+    }
 }
 
 /// Milliseconds since the Unix epoch, from the wall clock.
@@ -126,4 +189,10 @@ public func wallClockMs() -> Int64 {
     var now = timespec()
     clock_gettime(CLOCK_REALTIME, &now)
     return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
+}
+
+private func wallClockNanoseconds() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
 }

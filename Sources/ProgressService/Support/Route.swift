@@ -9,19 +9,20 @@ enum Route: Sendable, Equatable {
     case metrics
 
     init?(path: String) {
-        switch path {
-        case "/v1/events": self = .events
-        case "/v1/progress": self = .progress
-        case "/v1/articles": self = .articles
-        case "/healthz": self = .healthz
-        case "/metrics": self = .metrics
+        // By length first: a string comparison that fails costs more than one that succeeds.
+        switch path.utf8.count {
+        case 8 where path == "/healthz": self = .healthz
+        case 8 where path == "/metrics": self = .metrics
+        case 10 where path == "/v1/events": self = .events
+        case 12 where path == "/v1/progress": self = .progress
+        case 12 where path == "/v1/articles": self = .articles
         default:
             // Lenient on purpose: an id with unencoded slashes (`/v1/articles//blog/a/stats`)
             // still finds its article, since the last `/stats` ends the id.
             let prefix = "/v1/articles/"
             let suffix = "/stats"
-            guard path.hasPrefix(prefix), path.hasSuffix(suffix),
-                path.utf8.count > prefix.utf8.count + suffix.utf8.count
+            guard path.utf8.count > prefix.utf8.count + suffix.utf8.count, path.hasPrefix(prefix),
+                path.hasSuffix(suffix)
             else { return nil }
             let start = path.utf8.index(path.startIndex, offsetBy: prefix.utf8.count)
             let end = path.utf8.index(path.endIndex, offsetBy: -suffix.utf8.count)
@@ -30,23 +31,36 @@ enum Route: Sendable, Equatable {
     }
 
     /// The label in metrics and logs: the route's template, never the article id.
-    var label: String {
+    var label: RouteLabel {
         switch self {
-        case .events: return "/v1/events"
-        case .progress: return "/v1/progress"
-        case .articles: return "/v1/articles"
-        case .stats: return "/v1/articles/{article}/stats"
-        case .healthz: return "/healthz"
-        case .metrics: return "/metrics"
+        case .events: return .events
+        case .progress: return .progress
+        case .articles: return .articles
+        case .stats: return .stats
+        case .healthz: return .healthz
+        case .metrics: return .metrics
         }
     }
 
     /// Methods the route answers, in the order `Allow` lists them.
     var methods: [String] {
         switch self {
-        case .events, .progress: return ["POST", "OPTIONS"]
-        case .articles, .stats: return ["GET", "HEAD", "OPTIONS"]
-        case .healthz, .metrics: return ["GET", "HEAD"]
+        case .events, .progress: return Self.ingestMethods
+        case .articles, .stats: return Self.readMethods
+        case .healthz, .metrics: return Self.operationsMethods
+        }
+    }
+
+    private static let ingestMethods = ["POST", "OPTIONS"]
+    private static let readMethods = ["GET", "HEAD", "OPTIONS"]
+    private static let operationsMethods = ["GET", "HEAD"]
+
+    /// Whether the route answers `method` (``methods`` as a set, without comparing strings).
+    func answers(_ method: MethodLabel) -> Bool {
+        switch self {
+        case .events, .progress: return method == .post || method == .options
+        case .articles, .stats: return method == .get || method == .head || method == .options
+        case .healthz, .metrics: return method == .get || method == .head
         }
     }
 
@@ -55,6 +69,76 @@ enum Route: Sendable, Equatable {
         switch self {
         case .articles, .stats, .metrics: return true
         case .events, .progress, .healthz: return false
+        }
+    }
+}
+
+/// A route's template as metrics and logs show it, or `unmatched`.
+enum RouteLabel: Int, CaseIterable, Sendable {
+    case healthz
+    case metrics
+    case articles
+    case stats
+    case events
+    case progress
+    case unmatched
+
+    var text: String {
+        switch self {
+        case .healthz: return "/healthz"
+        case .metrics: return "/metrics"
+        case .articles: return "/v1/articles"
+        case .stats: return "/v1/articles/{article}/stats"
+        case .events: return "/v1/events"
+        case .progress: return "/v1/progress"
+        case .unmatched: return "unmatched"
+        }
+    }
+}
+
+/// A request method as metrics count it: the standard ones by name, any other as `OTHER`, since
+/// the method is the client's choice: quoted into a label it could break the exposition format,
+/// and a new series per made-up method would grow without bound.
+enum MethodLabel: Int, CaseIterable, Sendable {
+    case get
+    case head
+    case post
+    case put
+    case delete
+    case options
+    case patch
+    case trace
+    case connect
+    case other
+
+    /// Exact and case-sensitive, as methods are (`get` is not `GET`).
+    init(_ method: String) {
+        switch method.utf8.count {
+        case 3 where method == "GET": self = .get
+        case 3 where method == "PUT": self = .put
+        case 4 where method == "POST": self = .post
+        case 4 where method == "HEAD": self = .head
+        case 5 where method == "PATCH": self = .patch
+        case 5 where method == "TRACE": self = .trace
+        case 6 where method == "DELETE": self = .delete
+        case 7 where method == "OPTIONS": self = .options
+        case 7 where method == "CONNECT": self = .connect
+        default: self = .other
+        }
+    }
+
+    var text: String {
+        switch self {
+        case .get: return "GET"
+        case .head: return "HEAD"
+        case .post: return "POST"
+        case .put: return "PUT"
+        case .delete: return "DELETE"
+        case .options: return "OPTIONS"
+        case .patch: return "PATCH"
+        case .trace: return "TRACE"
+        case .connect: return "CONNECT"
+        case .other: return "OTHER"
         }
     }
 }
