@@ -103,7 +103,7 @@ extension EventGenerator {
         var bytes = Array(text.utf8)
         for _ in 0..<pick([1, 1, 1, 1, 1, 1, 2, 2, 2, 3]) {
             let at = Int.random(in: 0...bytes.count, using: &random)
-            switch Int.random(in: 0..<7, using: &random) {
+            switch Int.random(in: 0..<8, using: &random) {
             case 0 where at < bytes.count: bytes.remove(at: at)
             case 1 where at < bytes.count: bytes[at] = UInt8.random(in: 0...255, using: &random)
             case 2: bytes.insert(contentsOf: Array(pick(Self.insertions).utf8), at: at)
@@ -120,6 +120,16 @@ extension EventGenerator {
                 guard let place = places.isEmpty ? nil : pick(places) else { break }
                 bytes.insert(
                     contentsOf: Array(pick(Self.insertions.filter { $0.hasSuffix(",") }).utf8), at: place + 1)
+            case 6:
+                // A bracket, comma, colon or quote dropped, doubled or replaced by another.
+                let structural = Array("{}[],:\"".utf8)
+                let places = bytes.indices.filter { structural.contains(bytes[$0]) }
+                guard let place = places.isEmpty ? nil : pick(places) else { break }
+                switch Int.random(in: 0..<3, using: &random) {
+                case 0: bytes.remove(at: place)
+                case 1: bytes.insert(bytes[place], at: place)
+                default: bytes[place] = pick(structural)
+                }
             default:
                 // Another number in place of one.
                 let starts = bytes.indices.filter { isNumberStart(bytes, $0) }

@@ -120,6 +120,18 @@ struct EventScannerTests {
         "[" + typical + ",1]",
         "[[" + typical + "]]",
         "{}",
+        // Objects that are empty, or nearly, where members must be.
+        replacing(#""x":0,"y":1234"#, ""),
+        replacing(#""contentInsets":{"top":47,"bottom":34},"engagedMs":12000}"#, #""contentInsets":{,}"#),
+        replacing(#""contentInsets":{"top":47,"bottom":34}"#, #""contentInsets":{,}"#),
+        replacing(#""contentInsets":{"top":47,"bottom":34}"#, #""contentInsets":{"top":47,}"#),
+        replacing(#""contentInsets":{"top":47,"bottom":34}"#, #""contentInsets":{"top":47"#),
+        replacing(#""contentInsets":{"top":47,"bottom":34}"#, #""contentInsets":{"top":47}}"#),
+        replacing(#""x":0,"y":1234}"#, #""x":0,"y":1234,}"#),
+        replacing(#""x":0,"#, #""x":0,,"#),
+        replacing(#""x":0"#, #""x"0"#),
+        replacing(#""x":0"#, #""x"::0"#),
+        replacing(#""x":0"#, #"x:0"#),
         "null",
         "\u{FEFF}" + typical,
     ]
