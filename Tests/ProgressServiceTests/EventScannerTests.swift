@@ -153,6 +153,25 @@ struct EventScannerTests {
         #expect(!outcome.scannedJSON)
     }
 
+    /// Strings are checked eight bytes a step: every byte value at every place of a word.
+    @Test("takes strings of printable ASCII and nothing else, byte by byte", arguments: 0..<24)
+    func everyByteEverywhere(position: Int) {
+        let body = Array(Self.typical.utf8)
+        let start = body.firstIndex(of: UInt8(ascii: "/"))!
+        for byte in UInt8.min...UInt8.max {
+            // A 24-byte article with `byte` at `position`, all else plain.
+            var article = Array("/blog/article-4242424242".utf8)
+            article[position] = byte
+            let text =
+                Array(body[..<start]) + article + Array(body[(start + "/blog/article-42".utf8.count)...])
+            let outcome = Differential(text)
+            #expect(outcome.mismatches.isEmpty, "\(outcome.mismatches)")
+            let plain =
+                byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+            #expect(outcome.scannedJSON == plain, "byte \(byte) at \(position)")
+        }
+    }
+
     @Test("gives the tree path's numbers to the bit")
     func numbers() throws {
         let event = try #require(Differential.event(Self.replacing(#""x":0,"y":1234"#, #""x":-0,"y":0.1"#)))

@@ -143,11 +143,25 @@ struct EventScanner: ~Copyable {
     @inline(__always)
     mutating func plainString() throws(Unusual) -> Range<Int> {
         try expect(UInt8(ascii: "\""))
+        let start = index
         // A local cursor: the compiler cannot keep `index` in a register across loads through
         // the buffer, which might alias it for all it knows.
-        let start = index
         var cursor = index
         let bytes = bytes
+        // Eight bytes a step while eight remain; the first byte that is not plain decides.
+        while bytes.count - cursor >= 8 {
+            let word = UInt64(
+                littleEndian: UnsafeRawPointer(bytes.baseAddress! + cursor).loadUnaligned(as: UInt64.self))
+            let special = Self.notPlain(word)
+            guard special != 0 else {
+                cursor += 8
+                continue
+            }
+            cursor += special.trailingZeroBitCount / 8
+            guard bytes[cursor] == UInt8(ascii: "\"") else { throw Unusual() }
+            index = cursor + 1
+            return start..<cursor
+        }
         while cursor < bytes.count {
             let byte = bytes[cursor]
             if byte == UInt8(ascii: "\"") {
@@ -158,6 +172,21 @@ struct EventScanner: ~Copyable {
             cursor += 1
         }
         throw Unusual()
+    }
+
+    /// The high bit of every byte of `word` (read little-endian) that is not printable ASCII or
+    /// is a quote or a backslash. A borrow or a carry can also mark a byte above one that is
+    /// marked rightly, never below it, so the lowest mark is always a true one.
+    @inline(__always)
+    private static func notPlain(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let control = (word &- ones &* 0x20) & ~word
+        let deleteOrHigh = word | (word &+ ones)
+        let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+        let backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+        let quoteOrBackslash = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+        return (control | deleteOrHigh | quoteOrBackslash) & highs
     }
 
     /// Whether the plain string at `index` is exactly `name`; steps past it when it is.
