@@ -175,15 +175,21 @@ struct EventDecoder {
         guard case .number(let number, _) = value else {
             throw .invalidEvent("\(field) must be an integer, not \(value.typeName)", field: field)
         }
-        guard number == number.rounded(), number.magnitude < 9.0e15 else {
+        guard let integer = Self.wholeNumber(number) else {
             throw .invalidEvent("\(field) must be a whole number", field: field)
         }
-        let integer = Int64(number)
         guard range.contains(integer) else {
             throw .invalidEvent(
                 "\(field) must be between \(range.lowerBound) and \(range.upperBound)", field: field)
         }
         return integer
+    }
+
+    /// The integer a JSON number stands for when it is one (`5`, `5.0`, `5e0`), below 9·10¹⁵
+    /// so that every such Double converts exactly. Shared with `EventScanner`.
+    static func wholeNumber(_ number: Double) -> Int64? {
+        guard number == number.rounded(), number.magnitude < 9.0e15 else { return nil }
+        return Int64(number)
     }
 }
 

@@ -10,11 +10,11 @@ enum EventTime {
         switch value {
         case nil: return nil
         case .number(let number, _)?:
-            guard number == number.rounded(), number.magnitude < 1e15 else {
+            guard let ms = epochMilliseconds(number) else {
                 throw .invalidEvent(
                     "time must be whole epoch milliseconds or an RFC 3339 string", field: "time")
             }
-            return Int64(number)
+            return ms
         case .string(let text)?:
             guard let ms = parseRFC3339(text) else {
                 throw .invalidEvent(
@@ -24,6 +24,12 @@ enum EventTime {
         case let other?:
             throw .invalidEvent("time must be a string or an integer, not \(other.typeName)", field: "time")
         }
+    }
+
+    /// A number `time` as milliseconds: whole and below 10¹⁵ (some 31,000 years either way).
+    static func epochMilliseconds(_ number: Double) -> Int64? {
+        guard number == number.rounded(), number.magnitude < 1e15 else { return nil }
+        return Int64(number)
     }
 
     /// Rejects times more than 5 minutes ahead of `nowMs` or more than 30 days behind it.
@@ -39,7 +45,12 @@ enum EventTime {
     /// `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`; `t`, `z` and a space separator are accepted
     /// as RFC 3339 allows. A leap second (`:60`) counts as the last millisecond of its minute.
     static func parseRFC3339(_ text: String) -> Int64? {
-        let b = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { parseRFC3339($0) }
+    }
+
+    /// The same, read from the bytes between a JSON string's quotes.
+    static func parseRFC3339(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {
         guard b.count >= 20 else { return nil }
         func digits(_ start: Int, _ count: Int) -> Int? {
             guard start + count <= b.count else { return nil }

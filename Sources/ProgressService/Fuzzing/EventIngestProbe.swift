@@ -9,7 +9,10 @@ public enum EventIngestProbe {
     /// `EventBatch.decode` as JSON and as NDJSON, then `figures()` for every event that decodes —
     /// and stops the process, naming the rule, when something that must hold for every body does
     /// not: every figure finite and in its range, every error a 400 or 413 with a message that
-    /// survives its own JSON, and one line of JSON meaning the same in both framings.
+    /// survives its own JSON, one line of JSON meaning the same in both framings, and every
+    /// outcome identical, to the last bit of every number and the last word of every error, to
+    /// what the tree path alone (`EventBatch.decodeByTree`) makes of the body, so that
+    /// `EventScanner` never answers otherwise than the tree path would.
     public static func check(_ bytes: [UInt8]) {
         let json = decode(bytes, .json, EventDecoder())
         let ndjson = decode(bytes, .ndjson, EventDecoder())
@@ -44,6 +47,13 @@ public enum EventIngestProbe {
         let result = Result { () throws(APIError) in
             try EventBatch.decode(body, format: format, using: decoder)
         }
+        let reference = Result { () throws(APIError) in
+            try EventBatch.decodeByTree(body, format: format, using: decoder)
+        }
+        require(
+            isIdentical(result, reference),
+            "\(format) with requireIdentity \(decoder.requireIdentity) decodes as \(result), "
+                + "the tree path alone as \(reference)")
         switch result {
         case .success(.single(let event)):
             check(event, requireIdentity: decoder.requireIdentity)

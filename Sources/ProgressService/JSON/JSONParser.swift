@@ -216,9 +216,6 @@ struct JSONParser: ~Copyable {
 
     /// The value of a number written as digits with at most one '.', no exponent, and at most
     /// 15 significant digits — what scroll geometry looks like — or `nil` for any other number.
-    /// Such a number is an integer below 2^53 divided by an exactly representable power of ten:
-    /// one correctly rounded division, so the same Double that `strtod` gives (Clinger's fast
-    /// path), at a fraction of its cost.
     private static func exactDecimal(_ text: UnsafeBufferPointer<UInt8>) -> Double? {
         var mantissa: UInt64 = 0
         var digits = 0
@@ -240,8 +237,19 @@ struct JSONParser: ~Copyable {
                 return nil  // an exponent: leave it to strtod
             }
         }
-        guard fractionDigits <= 22 else { return nil }
-        let magnitude = Double(mantissa) / exactPowersOfTen[fractionDigits]
+        return exactDecimal(mantissa: mantissa, fractionDigits: fractionDigits, negative: negative)
+    }
+
+    /// `±mantissa / 10^fractionDigits` when that is one correctly rounded division, or `nil`.
+    /// A mantissa of at most 15 digits is an integer below 2^53, and 10^0…10^22 are exactly
+    /// representable, so the quotient is the same Double that `strtod` gives (Clinger's fast
+    /// path), at a fraction of its cost. `EventScanner` reads its digits as it scans and comes
+    /// here too, so that both paths give the same bits.
+    static func exactDecimal(mantissa: UInt64, fractionDigits: Int, negative: Bool) -> Double? {
+        guard mantissa < 1_000_000_000_000_000, fractionDigits <= 22 else { return nil }
+        // x / 1 is x exactly; most numbers are whole, and skip the table then.
+        let magnitude =
+            fractionDigits == 0 ? Double(mantissa) : Double(mantissa) / exactPowersOfTen[fractionDigits]
         return negative ? -magnitude : magnitude
     }
 

@@ -1,0 +1,214 @@
+import ProgressCore
+
+extension EventScanner {
+    /// An event object, by `EventDecoder`'s rules, member by member.
+    mutating func event() throws(Unusual) -> DecodedEvent {
+        try expect(UInt8(ascii: "{"))
+        // `JSONParser` refuses an object with a key given twice, so the scanner must notice one.
+        var seen: UInt32 = 0
+        var article: String?
+        var reader: String?
+        var axis = Axis.vertical
+        var contentOffset: Point?
+        var contentSize: Size?
+        var containerSize: Size?
+        var contentInsets = Insets.zero
+        var region: Region?
+        var step: Step?
+        var indicator: Indicator?
+        var engagedMs: Int64 = 0
+        var timeMs: Int64?
+        var id: String?
+        repeat {
+            try startKey()
+            let member = try member()
+            guard seen & member.bit == 0 else { throw Unusual() }
+            seen |= member.bit
+            try endKey()
+            // `null` is absence for the optional members, and an error for the required ones.
+            switch member {
+            case .article: article = try identity(maxBytes: EventDecoder.articleMaxBytes)
+            case .reader: reader = try identity(maxBytes: EventDecoder.readerMaxBytes)
+            case .axis:
+                if !skipNull() { axis = try self.axis() }
+            case .contentOffset:
+                let (x, y) = try pair(.x, .y)
+                contentOffset = Point(x: x, y: y)
+            case .contentSize:
+                let (width, height) = try pair(.width, .height)
+                contentSize = Size(width: width, height: height)
+            case .containerSize:
+                let (width, height) = try pair(.width, .height)
+                containerSize = Size(width: width, height: height)
+            case .contentInsets:
+                if !skipNull() { contentInsets = try insets() }
+            case .region:
+                if !skipNull() {
+                    let (start, end) = try pair(.start, .end)
+                    region = Region(start: start, end: end)
+                }
+            case .step:
+                if !skipNull() { step = try self.step() }
+            case .indicator:
+                if !skipNull() {
+                    let (track, thumb) = try pair(.trackLength, .thumbLength)
+                    indicator = Indicator(trackLength: track, thumbLength: thumb)
+                }
+            case .engagedMs:
+                if !skipNull() { engagedMs = try integer(in: 0...EventDecoder.engagedMsMax) }
+            case .time:
+                if !skipNull() { timeMs = try time() }
+            case .id:
+                if !skipNull() { id = try string(maxBytes: EventDecoder.idMaxBytes) }
+            default:
+                throw Unusual()  // `member()` returns none of the others
+            }
+        } while try nextElement(closing: UInt8(ascii: "}"))
+
+        guard let contentOffset, let contentSize, let containerSize else { throw Unusual() }
+        if requireIdentity, article == nil || reader == nil { throw Unusual() }
+        let geometry = ScrollGeometry(
+            axis: axis, contentOffset: contentOffset, contentSize: contentSize,
+            containerSize: containerSize, contentInsets: contentInsets, region: region, step: step,
+            indicator: indicator)
+        do {
+            try geometry.validate()
+        } catch {
+            throw Unusual()
+        }
+        return DecodedEvent(
+            article: article ?? "", reader: reader ?? "", geometry: geometry, engagedMs: engagedMs,
+            timeMs: timeMs, id: id)
+    }
+
+    /// The member whose name starts at `index`, told apart by its first byte. Unknown members
+    /// are ignored by `EventDecoder` whatever they hold; the scanner leaves them to it rather
+    /// than learn to skip every kind of JSON value.
+    private mutating func member() throws(Unusual) -> Key {
+        switch current {
+        case UInt8(ascii: "a"):
+            if matchKey(.article) { return .article }
+            if matchKey(.axis) { return .axis }
+        case UInt8(ascii: "r"):
+            if matchKey(.reader) { return .reader }
+            if matchKey(.region) { return .region }
+        case UInt8(ascii: "c"):
+            if matchKey(.contentOffset) { return .contentOffset }
+            if matchKey(.contentSize) { return .contentSize }
+            if matchKey(.containerSize) { return .containerSize }
+            if matchKey(.contentInsets) { return .contentInsets }
+        case UInt8(ascii: "e"):
+            if matchKey(.engagedMs) { return .engagedMs }
+        case UInt8(ascii: "i"):
+            if matchKey(.id) { return .id }
+            if matchKey(.indicator) { return .indicator }
+        case UInt8(ascii: "s"):
+            if matchKey(.step) { return .step }
+        case UInt8(ascii: "t"):
+            if matchKey(.time) { return .time }
+        default:
+            break
+        }
+        throw Unusual()
+    }
+
+    /// `article` or `reader`: a string of 1…max bytes; anything at all when identity is not
+    /// required, which the scanner narrows to a plain string or `null`.
+    private mutating func identity(maxBytes: Int) throws(Unusual) -> String? {
+        guard requireIdentity else {
+            if !skipNull() { _ = try plainString() }
+            return nil
+        }
+        return try string(maxBytes: maxBytes)
+    }
+
+    private mutating func axis() throws(Unusual) -> Axis {
+        if matchString("vertical") { return .vertical }
+        if matchString("horizontal") { return .horizontal }
+        throw Unusual()
+    }
+
+    /// An object of exactly two required numbers, in either order, as `(first, second)`.
+    private mutating func pair(_ first: Key, _ second: Key) throws(Unusual) -> (Double, Double) {
+        try expect(UInt8(ascii: "{"))
+        var a: Double?
+        var b: Double?
+        repeat {
+            try startKey()
+            if a == nil, matchKey(first) {
+                try endKey()
+                a = try number()
+            } else if b == nil, matchKey(second) {
+                try endKey()
+                b = try number()
+            } else {
+                throw Unusual()  // unknown or repeated
+            }
+        } while try nextElement(closing: UInt8(ascii: "}"))
+        guard let a, let b else { throw Unusual() }
+        return (a, b)
+    }
+
+    /// `{top, leading, bottom, trailing}`, each optional, `null` counting as absent, so 0.
+    private mutating func insets() throws(Unusual) -> Insets {
+        try expect(UInt8(ascii: "{"))
+        var insets = Insets.zero
+        skipWhitespace()
+        if current == UInt8(ascii: "}") {
+            index += 1
+            return insets
+        }
+        var seen: UInt32 = 0
+        repeat {
+            try startKey()
+            let edge: Key
+            if matchKey(.top) {
+                edge = .top
+            } else if matchKey(.bottom) {
+                edge = .bottom
+            } else if matchKey(.leading) {
+                edge = .leading
+            } else if matchKey(.trailing) {
+                edge = .trailing
+            } else {
+                throw Unusual()
+            }
+            guard seen & edge.bit == 0 else { throw Unusual() }
+            seen |= edge.bit
+            try endKey()
+            if !skipNull() {
+                let value = try number()
+                switch edge {
+                case .top: insets.top = value
+                case .bottom: insets.bottom = value
+                case .leading: insets.leading = value
+                default: insets.trailing = value
+                }
+            }
+        } while try nextElement(closing: UInt8(ascii: "}"))
+        return insets
+    }
+
+    /// `{index, total}`: whole numbers within Int32, which `validate()` then checks further.
+    private mutating func step() throws(Unusual) -> Step {
+        let (page, count) = try pair(.index, .total)
+        let range = Int64(Int32.min)...Int64(Int32.max)
+        guard let page = EventDecoder.wholeNumber(page), range.contains(page),
+            let count = EventDecoder.wholeNumber(count), range.contains(count)
+        else { throw Unusual() }
+        return Step(index: Int(page), total: Int(count))
+    }
+
+    /// An RFC 3339 string or whole epoch milliseconds, by `EventTime.parse`'s rules.
+    private mutating func time() throws(Unusual) -> Int64 {
+        if current == UInt8(ascii: "\"") {
+            let text = try plainString()
+            guard let ms = EventTime.parseRFC3339(UnsafeBufferPointer(rebasing: bytes[text])) else {
+                throw Unusual()
+            }
+            return ms
+        }
+        guard let ms = EventTime.epochMilliseconds(try number()) else { throw Unusual() }
+        return ms
+    }
+}

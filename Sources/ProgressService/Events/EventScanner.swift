@@ -1,0 +1,276 @@
+/// Reads events straight from the bytes of a body, for the plain bodies that clients nearly
+/// always send: strings of printable ASCII without escapes, numbers without an exponent and with
+/// at most 15 significant digits, only the members that SPEC §4 names.
+///
+/// It answers only when `JSONParser` followed by `EventDecoder` would produce the very same
+/// event, bit for bit, and gives up — `nil`, not an error — on anything else: an escape, a
+/// non-ASCII byte, an unknown or repeated key, a number it cannot convert exactly, a rule
+/// broken, a byte out of place. The caller then runs the tree path, which accepts or words the
+/// error as it always has, so the scanner can make decoding faster but never different. The
+/// differential tests and `EventIngestProbe` hold it to that.
+///
+/// No tree, no `String` for a key: keys are matched as bytes, and an event allocates only the
+/// strings it keeps (`article`, `reader`, `id`, and only those longer than 15 bytes).
+struct EventScanner: ~Copyable {
+    /// Why the scanner gave up; it never says, since the tree path will.
+    struct Unusual: Error {}
+
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+    /// False for `/v1/progress`, which ignores `article` and `reader` (`EventDecoder`).
+    let requireIdentity: Bool
+    /// `Key.patterns`, fetched once per body rather than once per key.
+    let patterns: UnsafePointer<KeyPattern>
+
+    private init(_ bytes: UnsafeBufferPointer<UInt8>, requireIdentity: Bool) {
+        self.bytes = bytes
+        self.requireIdentity = requireIdentity
+        patterns = Key.patterns
+    }
+
+    /// `bytes` as one event object with white space around it, or `nil` when the tree path must
+    /// decide.
+    static func event(in bytes: UnsafeBufferPointer<UInt8>, requireIdentity: Bool) -> DecodedEvent? {
+        var scanner = EventScanner(bytes, requireIdentity: requireIdentity)
+        do throws(Unusual) {
+            scanner.skipWhitespace()
+            let event = try scanner.event()
+            try scanner.expectEnd()
+            return event
+        } catch {
+            return nil
+        }
+    }
+
+    /// `bytes` as what `EventBatch.decode` makes of a JSON body — a lone event object, or an
+    /// array of 1…1000 of them, every one of which the scanner reads — or `nil` when the tree
+    /// path must decide.
+    static func batch(in bytes: UnsafeBufferPointer<UInt8>, requireIdentity: Bool) -> EventBatch? {
+        var scanner = EventScanner(bytes, requireIdentity: requireIdentity)
+        do throws(Unusual) {
+            scanner.skipWhitespace()
+            guard scanner.current == UInt8(ascii: "[") else {
+                let event = try scanner.event()
+                try scanner.expectEnd()
+                return .single(event)
+            }
+            scanner.index += 1
+            // An event takes some 150 bytes or more: one allocation for the whole array, mostly.
+            var events: [Result<DecodedEvent, APIError>] = []
+            events.reserveCapacity(min(bytes.count / 128 + 1, EventBatch.maximumCount))
+            repeat {
+                scanner.skipWhitespace()
+                events.append(.success(try scanner.event()))
+                // Over the limit is an error for the tree path to word; so is an empty array,
+                // which `event()` refuses at its ']'.
+                guard events.count <= EventBatch.maximumCount else { throw Unusual() }
+            } while try scanner.nextElement(closing: UInt8(ascii: "]"))
+            try scanner.expectEnd()
+            return .many(events)
+        } catch {
+            return nil
+        }
+    }
+
+    /// The byte at `index`, or 0 past the end: 0 is never valid where the scanner looks, so
+    /// running out of input fails every test for an expected byte.
+    @inline(__always)
+    var current: UInt8 { index < bytes.count ? bytes[index] : 0 }
+
+    @inline(__always)
+    mutating func skipWhitespace() {
+        // Most bodies have no white space between tokens at all.
+        guard current <= 0x20 else { return }
+        while index < bytes.count, isJSONSpace(bytes[index]) { index += 1 }
+    }
+
+    @inline(__always)
+    mutating func expect(_ byte: UInt8) throws(Unusual) {
+        guard current == byte else { throw Unusual() }
+        index += 1
+    }
+
+    mutating func expectEnd() throws(Unusual) {
+        skipWhitespace()
+        guard index == bytes.count else { throw Unusual() }
+    }
+
+    /// After a member or an element: `true` past a ',', `false` past the closing bracket.
+    @inline(__always)
+    mutating func nextElement(closing: UInt8) throws(Unusual) -> Bool {
+        skipWhitespace()
+        switch current {
+        case UInt8(ascii: ","):
+            index += 1
+            return true
+        case closing:
+            index += 1
+            return false
+        default:
+            throw Unusual()
+        }
+    }
+
+    /// Steps to the first byte of a member's name, past white space and the opening quote.
+    @inline(__always)
+    mutating func startKey() throws(Unusual) {
+        skipWhitespace()
+        try expect(UInt8(ascii: "\""))
+    }
+
+    /// Steps past the ':' after a key and the white space around it, to the value.
+    @inline(__always)
+    mutating func endKey() throws(Unusual) {
+        skipWhitespace()
+        try expect(UInt8(ascii: ":"))
+        skipWhitespace()
+    }
+
+    /// `true` past a `null`, which means "absent" for every optional member.
+    @inline(__always)
+    mutating func skipNull() -> Bool {
+        guard bytes.count - index >= 4, bytes[index] == UInt8(ascii: "n"),
+            bytes[index + 1] == UInt8(ascii: "u"), bytes[index + 2] == UInt8(ascii: "l"),
+            bytes[index + 3] == UInt8(ascii: "l")
+        else { return false }
+        index += 4
+        return true
+    }
+
+    /// A string of printable ASCII (0x20…0x7E) without escapes, as the span between its quotes.
+    /// Such a string is the same String to `JSONParser`, and holds no control character for
+    /// `EventDecoder` to refuse; anything else is left to them.
+    @inline(__always)
+    mutating func plainString() throws(Unusual) -> Range<Int> {
+        try expect(UInt8(ascii: "\""))
+        let start = index
+        // A local cursor: the compiler cannot keep `index` in a register across loads through
+        // the buffer, which might alias it for all it knows.
+        var cursor = index
+        let bytes = bytes
+        // Eight bytes a step while eight remain; the first byte that is not plain decides.
+        while bytes.count - cursor >= 8 {
+            let word = UInt64(
+                littleEndian: UnsafeRawPointer(bytes.baseAddress! + cursor).loadUnaligned(as: UInt64.self))
+            let special = Self.notPlain(word)
+            guard special != 0 else {
+                cursor += 8
+                continue
+            }
+            cursor += special.trailingZeroBitCount / 8
+            guard bytes[cursor] == UInt8(ascii: "\"") else { throw Unusual() }
+            index = cursor + 1
+            return start..<cursor
+        }
+        while cursor < bytes.count {
+            let byte = bytes[cursor]
+            if byte == UInt8(ascii: "\"") {
+                index = cursor + 1
+                return start..<cursor
+            }
+            guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") else { throw Unusual() }
+            cursor += 1
+        }
+        throw Unusual()
+    }
+
+    /// The high bit of every byte of `word` (read little-endian) that is not printable ASCII or
+    /// is a quote or a backslash. A borrow or a carry can also mark a byte above one that is
+    /// marked rightly, never below it, so the lowest mark is always a true one.
+    @inline(__always)
+    private static func notPlain(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let control = (word &- ones &* 0x20) & ~word
+        let deleteOrHigh = word | (word &+ ones)
+        let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+        let backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+        let quoteOrBackslash = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+        return (control | deleteOrHigh | quoteOrBackslash) & highs
+    }
+
+    /// Whether the plain string at `index` is exactly `name`; steps past it when it is.
+    mutating func matchString(_ name: StaticString) -> Bool {
+        let count = name.utf8CodeUnitCount
+        guard bytes.count - index >= count + 2, bytes[index] == UInt8(ascii: "\""),
+            bytes[index + count + 1] == UInt8(ascii: "\"")
+        else { return false }
+        for offset in 0..<count where bytes[index + 1 + offset] != name.utf8Start[offset] { return false }
+        index += count + 2
+        return true
+    }
+
+    /// A plain string of `1...maxBytes` bytes, as the String `EventDecoder` would keep.
+    mutating func string(maxBytes: Int) throws(Unusual) -> String {
+        let span = try plainString()
+        guard span.count >= 1, span.count <= maxBytes else { throw Unusual() }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[span]), as: UTF8.self)
+    }
+
+    /// A number without an exponent and with at most 15 significant digits, read as it is
+    /// scanned and converted by `JSONParser.exactDecimal`, so the very Double the tree path gets.
+    /// The digits are counted as `exactDecimal` counts them: from the first that is not 0.
+    /// The bytes after the number are the caller's to check: "01" stops after the "0", and the
+    /// "1" is then out of place, as `JSONParser` also finds; so is the "e" of an exponent, which
+    /// is strtod's business on the tree path.
+    @inline(__always)
+    mutating func number() throws(Unusual) -> Double {
+        let bytes = bytes
+        var cursor = index
+        func peek(_ position: Int) -> UInt8 { position < bytes.count ? bytes[position] : 0 }
+        var negative = false
+        var byte = peek(cursor)
+        if byte == UInt8(ascii: "-") {
+            negative = true
+            cursor += 1
+            byte = peek(cursor)
+        }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var fractionDigits = 0
+        if byte == UInt8(ascii: "0") {
+            cursor += 1
+            byte = peek(cursor)
+        } else {
+            guard isDigit(byte) else { throw Unusual() }
+            repeat {
+                mantissa = mantissa &* 10 &+ UInt64(byte &- UInt8(ascii: "0"))
+                digits += 1
+                cursor += 1
+                byte = peek(cursor)
+            } while isDigit(byte)
+        }
+        if byte == UInt8(ascii: ".") {
+            cursor += 1
+            byte = peek(cursor)
+            guard isDigit(byte) else { throw Unusual() }
+            repeat {
+                if digits > 0 || byte != UInt8(ascii: "0") { digits += 1 }
+                mantissa = mantissa &* 10 &+ UInt64(byte &- UInt8(ascii: "0"))
+                fractionDigits += 1
+                cursor += 1
+                byte = peek(cursor)
+            } while isDigit(byte)
+        }
+        index = cursor
+        // Past 15 digits the mantissa may have wrapped; `exactDecimal` never sees it then.
+        guard digits <= 15,
+            let value = JSONParser.exactDecimal(
+                mantissa: mantissa, fractionDigits: fractionDigits, negative: negative)
+        else { throw Unusual() }
+        return value
+    }
+
+    /// A whole number within `range`, by `EventDecoder`'s rule.
+    mutating func integer(in range: ClosedRange<Int64>) throws(Unusual) -> Int64 {
+        guard let integer = EventDecoder.wholeNumber(try number()), range.contains(integer) else {
+            throw Unusual()
+        }
+        return integer
+    }
+
+    @inline(__always)
+    private func isDigit(_ byte: UInt8) -> Bool {
+        byte &- UInt8(ascii: "0") < 10
+    }
+}
