@@ -1,113 +1,133 @@
-/// What one reader did on one article on one UTC day, or folded over several days.
-struct DayFigures: Equatable {
+/// One reader's figures on one article on one UTC day: 32 bytes with no padding, so one record
+/// is one read from memory when an event folds in.
+///
+/// Times are milliseconds within the record's day (a UTC day has fewer than 2²⁷ ms), packed in
+/// `bits` with the scrollable flag, a flag saying the reader has other days, and the event
+/// count, which takes 8 bits unless it outgrows them; engaged time takes 32. A count or time that
+/// does not fit is held exactly in ``DayRecords``, its field set to the marker.
+struct DayRecord: Equatable {
+    var day: Int32
+    var engaged: UInt32
+    /// First time (bits 0–26), last time (27–53), scrollable (54), other days (55), events (56–63).
+    var bits: UInt64
     var maxProgress: Double
     var maxSeenDepth: Double
-    var scrollable: Bool
-    var events: Int64
-    var engagedMs: Int64
-    var firstMs: Int64
-    var lastMs: Int64
 
-    /// The figures of one event.
-    init(_ event: EventRecord) {
-        self.init(
-            maxProgress: event.progress, maxSeenDepth: event.seenDepth, scrollable: event.scrollable,
-            events: 1, engagedMs: event.engagedMs, firstMs: event.timeMs, lastMs: event.timeMs)
-    }
+    static let timeMask: UInt64 = (1 << 27) - 1
+    static let scrollableBit: UInt64 = 1 << 54
+    static let otherDaysBit: UInt64 = 1 << 55
+    static let eventsShift: UInt64 = 56
+    /// `events` and `engaged` markers: the value is kept aside.
+    static let wideEvents: UInt64 = 0xFF
+    static let wideEngaged = UInt32.max
 
-    init(
-        maxProgress: Double, maxSeenDepth: Double, scrollable: Bool, events: Int64, engagedMs: Int64,
-        firstMs: Int64, lastMs: Int64
-    ) {
-        self.maxProgress = maxProgress
-        self.maxSeenDepth = maxSeenDepth
-        self.scrollable = scrollable
-        self.events = events
-        self.engagedMs = engagedMs
-        self.firstMs = firstMs
-        self.lastMs = lastMs
-    }
+    var firstOffset: Int64 { Int64(bits & Self.timeMask) }
+    var lastOffset: Int64 { Int64(bits &>> 27 & Self.timeMask) }
+    var scrollable: Bool { bits & Self.scrollableBit != 0 }
+    var narrowEvents: UInt64 { bits &>> Self.eventsShift }
 
-    /// Adds `other` as the SQLite upsert does: maxima, any scrollable, sums, earliest, latest.
-    mutating func fold(_ other: DayFigures) {
-        maxProgress = max(maxProgress, other.maxProgress)
-        maxSeenDepth = max(maxSeenDepth, other.maxSeenDepth)
-        scrollable = scrollable || other.scrollable
-        events += other.events
-        engagedMs += other.engagedMs
-        firstMs = min(firstMs, other.firstMs)
-        lastMs = max(lastMs, other.lastMs)
+    /// Whether the reader has records on other days (first-day records only).
+    var hasOtherDays: Bool {
+        get { bits & Self.otherDaysBit != 0 }
+        set { bits = newValue ? bits | Self.otherDaysBit : bits & ~Self.otherDaysBit }
     }
 }
 
-/// Day records as a structure of arrays: 36 bytes a record, with no padding.
-///
-/// Times are kept as milliseconds within the record's day (a UTC day has fewer than 2³¹ ms)
-/// and the scrollable flag rides in the top bit of the first time; event counts and engaged
-/// time take 32 bits unless they outgrow them. `next` chains the other days
-/// of the same reader (an index into the overflow columns, or -1).
-struct DayColumns {
-    private(set) var day: [Int32] = []
-    private(set) var maxProgress: [Double] = []
-    private(set) var maxSeenDepth: [Double] = []
-    private var events = NarrowColumn()
-    private var engagedMs = NarrowColumn()
-    private var firstAndScrollable: [UInt32] = []
-    private var lastOffset: [UInt32] = []
-    var next: [Int32] = []
+/// Day records, in chunks, with the few event counts and engaged times that outgrow their
+/// record's fields kept aside by record index.
+struct DayRecords {
+    private(set) var records = ChunkedArray<DayRecord>()
+    private(set) var wideEvents: [Int32: Int64] = [:]
+    private(set) var wideEngaged: [Int32: Int64] = [:]
 
     static let dayMs: Int64 = 86_400_000
-    private static let scrollableBit: UInt32 = 1 << 31
 
-    var count: Int { day.count }
+    init() {}
 
-    /// Appends a record of `figures` on `day`, linked to `next`; returns its index.
-    @discardableResult
-    mutating func append(day: Int32, _ figures: DayFigures, next: Int32) -> Int32 {
-        precondition(count < Int32.max, "too many day records for one article")
-        let index = Int32(count)
-        self.day.append(day)
-        maxProgress.append(figures.maxProgress)
-        maxSeenDepth.append(figures.maxSeenDepth)
-        events.append(figures.events)
-        engagedMs.append(figures.engagedMs)
-        firstAndScrollable.append(0)
-        lastOffset.append(0)
-        self.next.append(next)
-        store(figures, at: Int(index))
-        return index
+    /// Records as decoded from a snapshot; the caller has checked them (see ``ArticleCodec``).
+    init(records: ChunkedArray<DayRecord>, wideEvents: [Int32: Int64], wideEngaged: [Int32: Int64]) {
+        self.records = records
+        self.wideEvents = wideEvents
+        self.wideEngaged = wideEngaged
     }
+
+    var count: Int { records.count }
+
+    /// Bytes held, counting capacity (a dictionary entry as its key and value).
+    var footprint: Int {
+        records.footprint + (wideEvents.capacity + wideEngaged.capacity) * 12
+    }
+
+    func day(at index: Int) -> Int32 { records[index].day }
 
     /// The figures of record `index`.
     func figures(at index: Int) -> DayFigures {
-        let start = Int64(day[index]) * Self.dayMs
-        let first = firstAndScrollable[index]
+        figures(of: records[index], at: index)
+    }
+
+    /// The figures of `record`, which is record `index`.
+    func figures(of record: DayRecord, at index: Int) -> DayFigures {
+        let start = Int64(record.day) * Self.dayMs
+        let events = record.narrowEvents
         return DayFigures(
-            maxProgress: maxProgress[index], maxSeenDepth: maxSeenDepth[index],
-            scrollable: first & Self.scrollableBit != 0, events: events[index], engagedMs: engagedMs[index],
-            firstMs: start + Int64(first & ~Self.scrollableBit), lastMs: start + Int64(lastOffset[index]))
+            maxProgress: record.maxProgress, maxSeenDepth: record.maxSeenDepth, scrollable: record.scrollable,
+            events: events == DayRecord.wideEvents ? wideEvents[Int32(index)]! : Int64(events),
+            engagedMs: record.engaged == DayRecord.wideEngaged
+                ? wideEngaged[Int32(index)]! : Int64(record.engaged),
+            firstMs: start + record.firstOffset, lastMs: start + record.lastOffset)
+    }
+
+    /// Appends a record of `figures` on `day`; returns its index.
+    @discardableResult
+    mutating func append(day: Int32, _ figures: DayFigures) -> Int32 {
+        precondition(count < Int32.max, "too many day records for one article")
+        let index = Int32(count)
+        var record = DayRecord(day: day, engaged: 0, bits: 0, maxProgress: 0, maxSeenDepth: 0)
+        store(figures, in: &record, at: index)
+        records.append(record)
+        return index
     }
 
     /// Folds `figures` (of the same day) into record `index`.
     mutating func fold(_ figures: DayFigures, at index: Int) {
-        var folded = self.figures(at: index)
+        var record = records[index]
+        var folded = self.figures(of: record, at: index)
         folded.fold(figures)
-        store(folded, at: index)
+        store(folded, in: &record, at: Int32(index))
+        records[index] = record
     }
 
-    private mutating func store(_ figures: DayFigures, at index: Int) {
-        let start = Int64(day[index]) * Self.dayMs
+    /// Marks record `index` as its reader's first of several days.
+    mutating func markOtherDays(at index: Int) {
+        records[index].hasOtherDays = true
+    }
+
+    private mutating func store(_ figures: DayFigures, in record: inout DayRecord, at index: Int32) {
+        let start = Int64(record.day) * Self.dayMs
         let first = figures.firstMs - start
         let last = figures.lastMs - start
         precondition(
             (0..<Self.dayMs).contains(first) && (0..<Self.dayMs).contains(last),
             "event times must fall on the record's UTC day")
-        maxProgress[index] = figures.maxProgress
-        maxSeenDepth[index] = figures.maxSeenDepth
-        events[index] = figures.events
-        engagedMs[index] = figures.engagedMs
-        firstAndScrollable[index] = UInt32(first) | (figures.scrollable ? Self.scrollableBit : 0)
-        lastOffset[index] = UInt32(last)
+        if record.narrowEvents == DayRecord.wideEvents { wideEvents[index] = nil }
+        if record.engaged == DayRecord.wideEngaged { wideEngaged[index] = nil }
+        let events: UInt64
+        if (0..<Int64(DayRecord.wideEvents)).contains(figures.events) {
+            events = UInt64(figures.events)
+        } else {
+            events = DayRecord.wideEvents
+            wideEvents[index] = figures.events
+        }
+        if (0..<Int64(DayRecord.wideEngaged)).contains(figures.engagedMs) {
+            record.engaged = UInt32(figures.engagedMs)
+        } else {
+            record.engaged = DayRecord.wideEngaged
+            wideEngaged[index] = figures.engagedMs
+        }
+        record.bits =
+            UInt64(first) | UInt64(last) << 27 | (figures.scrollable ? DayRecord.scrollableBit : 0)
+            | record.bits & DayRecord.otherDaysBit | events << DayRecord.eventsShift
+        record.maxProgress = figures.maxProgress
+        record.maxSeenDepth = figures.maxSeenDepth
     }
-
 }

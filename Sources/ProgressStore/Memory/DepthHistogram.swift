@@ -13,7 +13,7 @@ struct DepthHistogram {
     fileprivate var counts = [Int32](repeating: 0, count: binCount)
     /// The least value each bin held since it was last empty: its members' minimum unless the
     /// minimum left (a reader's depth rose), and always a lower bound inside the bin.
-    private var lowest = [Double](repeating: .infinity, count: binCount)
+    fileprivate var lowest = [Double](repeating: .infinity, count: binCount)
     /// Depths held.
     private(set) var total = 0
 
@@ -83,6 +83,21 @@ struct DepthHistogram {
 }
 
 extension DepthHistogram {
+    /// Each bin's least value held, `.infinity` for an empty bin (for a snapshot).
+    var leastValues: [Double] { lowest }
+
+    /// Takes the least values of `hints` (as ``leastValues`` gave them before a snapshot) for
+    /// the bins they are a lower bound of: inside the bin, and at most its members' minimum.
+    /// Others (from a damaged snapshot) leave the bin's minimum in place.
+    mutating func lower(toward hints: [Double]) {
+        for k in 0..<min(hints.count, Self.binCount) where counts[k] > 0 {
+            let hint = hints[k]
+            if hint < lowest[k] && Self.bin(of: hint) == k {
+                lowest[k] = hint
+            }
+        }
+    }
+
     /// Depths in bins `edge`…1000: those ≥ `Double(edge) / 1000`.
     func count(atOrAbove edge: Int) -> Int {
         counts[edge...].reduce(0) { $0 + Int($1) }
