@@ -168,40 +168,50 @@ extension ArticleIndex {
         self.otherDays = otherDays
         self.otherNext = otherNext
         self.otherHeads = otherHeads
+        (totals, histograms) = recounted(lowest: lowest)
+    }
+
+    /// The totals and histograms of the records, from each reader's all-time figures.
+    private func recounted(
+        lowest: (progress: [Double], seenDepth: [Double])?
+    ) -> (ArticleTotals, (progress: DepthHistogram, seenDepth: DepthHistogram)?) {
+        var totals = ArticleTotals()
         var progress = DepthHistogram()
         var seenDepth = DepthHistogram()
         let counting = names.count > Self.histogramMinimumReaders
-        for slot in 0..<Int32(names.count) {
-            let index = Int(slot)
-            let first = firstDays.records[index]
-            let allTime: DayFigures
-            if first.hasOtherDays {
-                allTime = walk(slot, lookingFor: first.day).0
-                var next = otherHeads[slot]!
-                while next >= 0 {
-                    totals.add(otherDays.figures(at: Int(next)))
-                    next = otherNext[Int(next)]
+        var firstMs = Int64.max
+        var lastMs = Int64.min
+        // Chunk by chunk: indexing a ChunkedArray per record was most of a restore's cost.
+        firstDays.records.forEachChunk { start, records in
+            for offset in records.indices {
+                let record = records[offset]
+                let slot = start + offset
+                let allTime =
+                    record.hasOtherDays
+                    ? walk(Int32(slot), lookingFor: record.day).0 : firstDays.figures(of: record, at: slot)
+                totals.events += allTime.events
+                totals.engagedMs += allTime.engagedMs
+                firstMs = min(firstMs, allTime.firstMs)
+                lastMs = max(lastMs, allTime.lastMs)
+                if allTime.scrollable {
+                    totals.progressSum.add(allTime.maxProgress)
+                    if counting { progress.insert(allTime.maxProgress) }
+                } else {
+                    totals.unscrollable += 1
                 }
-                totals.add(firstDays.figures(of: first, at: index))
-            } else {
-                allTime = firstDays.figures(of: first, at: index)
-                totals.add(allTime)
+                totals.seenSum.add(allTime.maxSeenDepth)
+                if counting { seenDepth.insert(allTime.maxSeenDepth) }
             }
-            if allTime.scrollable {
-                totals.progressSum.add(allTime.maxProgress)
-                if counting { progress.insert(allTime.maxProgress) }
-            } else {
-                totals.unscrollable += 1
-            }
-            totals.seenSum.add(allTime.maxSeenDepth)
-            if counting { seenDepth.insert(allTime.maxSeenDepth) }
         }
-        if counting {
-            if let lowest {
-                progress.lower(toward: lowest.progress)
-                seenDepth.lower(toward: lowest.seenDepth)
-            }
-            histograms = (progress, seenDepth)
+        if names.count > 0 {
+            totals.firstMs = firstMs
+            totals.lastMs = lastMs
         }
+        guard counting else { return (totals, nil) }
+        if let lowest {
+            progress.lower(toward: lowest.progress)
+            seenDepth.lower(toward: lowest.seenDepth)
+        }
+        return (totals, (progress, seenDepth))
     }
 }

@@ -9,6 +9,8 @@
 /// exact when all its members share one value.
 struct DepthHistogram {
     static let binCount = 1001
+    /// `edges[k] == Double(k) / 1000`, for k = 0…1001.
+    private static let edges = (0...binCount).map { Double($0) / 1000 }
 
     fileprivate var counts = [Int32](repeating: 0, count: binCount)
     /// The least value each bin held since it was last empty: its members' minimum unless the
@@ -21,9 +23,12 @@ struct DepthHistogram {
     static func bin(of depth: Double) -> Int {
         guard depth.isFinite else { return depth == .infinity ? 1000 : 0 }
         var k = Int(min(max(depth * 1000, 0), 1000).rounded(.down))
-        // depth * 1000 rounds; step to the exact answer (at most one step either way).
-        while k < 1000 && Double(k + 1) / 1000 <= depth { k += 1 }
-        while k > 0 && Double(k) / 1000 > depth { k -= 1 }
+        // depth * 1000 rounds; step to the exact answer (at most one step either way), against
+        // the edges computed once rather than two divisions a call.
+        edges.withUnsafeBufferPointer { edges in
+            while k < 1000 && edges[k + 1] <= depth { k += 1 }
+            while k > 0 && edges[k] > depth { k -= 1 }
+        }
         return k
     }
 
