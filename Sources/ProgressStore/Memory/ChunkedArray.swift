@@ -1,12 +1,12 @@
 /// An array kept in chunks of ``chunkSize`` elements, each a copy-on-write `Array`.
 ///
 /// Two reasons over one flat `Array`. A snapshot taken for a long read shares the chunks, and
-/// the writer's next change then copies one chunk (at most 128 KiB) instead of the article's
+/// the writer's next change then copies one chunk (at most 32 KiB) instead of the article's
 /// whole column, so snapshots never stall the writer for long. And a column grows one chunk at
 /// a time: no doubling that leaves the old buffer behind in the heap and up to half the new one
 /// unused. Only a first chunk grows by doubling, so that the many small articles stay small.
 struct ChunkedArray<Element: BitwiseCopyable> {
-    static var chunkShift: Int { 12 }
+    static var chunkShift: Int { 10 }
     static var chunkSize: Int { 1 << chunkShift }
     private static var chunkMask: Int { chunkSize - 1 }
 

@@ -30,7 +30,7 @@ struct ReaderNames {
     private(set) var count = 0
     private let hasher = SipHash13.process
 
-    static let arenaShift = 12
+    static let arenaShift = 10
     static var slotsPerArena: Int { 1 << arenaShift }
     private static let empty = UInt32.max
 
