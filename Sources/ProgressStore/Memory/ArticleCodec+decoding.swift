@@ -24,6 +24,9 @@ extension ArticleCodec {
         let others = Int(try input.read(UInt32.self))
         let wideCount = Int(try input.read(UInt32.self))
         guard readers < Int32.max / 2, others < Int32.max else { throw damaged("it counts too many records") }
+        // Before allocating for them: the counts must fit in the bytes left (an id takes one at least).
+        guard readers * (1 + recordSize) + others * (recordSize + 4) + wideCount * wideSize <= input.remaining
+        else { throw damaged("it is truncated") }
 
         let names = try decodeNames(count: readers, from: &input)
         var tally = Tally()

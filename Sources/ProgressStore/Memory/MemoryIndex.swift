@@ -4,10 +4,15 @@ import Synchronization
 /// store commits, so that statistics need no I/O and, for the default query, cost the same for
 /// a million readers as for a thousand.
 ///
-/// One writer thread calls ``apply(_:mark:)`` (and, at start-up, ``restore(_:)`` or
-/// ``restoreArticle(_:)``); any number of threads query at once behind a readers–writer lock. The index
-/// trusts its input: events are durable and deduplicated before they arrive, depths are 0…1
-/// and a record's times fall on its UTC day (a record that breaks the last rule traps).
+/// One writer thread calls ``apply(_:mark:)`` (and, at start-up, ``restore(_:)``); any number
+/// of threads query at once behind a readers–writer lock. The index trusts its input: events
+/// are durable and deduplicated before they arrive, depths are 0…1 and a record's times fall on
+/// their UTC day (a record that breaks the last rule traps).
+///
+/// Article snapshots (MemoryIndex+snapshots.swift) let a store keep the index as one blob per
+/// article: ``encodeArticle(_:)`` from any thread, holding the read lock only to copy the
+/// article; ``decodeArticle(_:)`` on any number of threads, touching no index; ``insert(_:)`` or
+/// ``restoreArticle(_:)`` from any thread, holding the write lock only to add the articles.
 ///
 /// Figures over a date range are exact, from per-day records. All-time statistics with no
 /// engaged minimum and a threshold with at most three decimals come from per-article totals
