@@ -61,16 +61,21 @@ struct ArticleKey: Hashable {
     }
 
     func hash(into hasher: inout Hasher) {
-        var name = name
-        name.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        withUTF8(of: name) { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 
     static func bytesEqual(_ a: String, _ b: String) -> Bool {
-        var a = a
-        var b = b
-        return a.utf8.count == b.utf8.count
-            && a.withUTF8 { a in
-                b.withUTF8 { b in a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
+        a.utf8.count == b.utf8.count
+            && withUTF8(of: a) { a in
+                withUTF8(of: b) { b in a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
             }
     }
+}
+
+/// Calls `body` with `string`'s UTF-8 bytes. Borrows them where `String.withUTF8` would copy
+/// the string into a `var` first: a retain and a release per call, 6% of `apply`.
+func withUTF8<Result>(of string: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    if let result = string.utf8.withContiguousStorageIfAvailable(body) { return result }
+    var copy = string
+    return copy.withUTF8(body)
 }

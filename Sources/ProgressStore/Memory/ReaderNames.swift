@@ -47,8 +47,7 @@ struct ReaderNames {
 
     /// The slot of `name`, adding it if new; `isNew` says which.
     mutating func slot(for name: String) -> (slot: Int32, isNew: Bool) {
-        var name = name
-        return name.withUTF8 { utf8 in
+        withUTF8(of: name) { utf8 in
             let hash = hasher.hash(utf8)
             if let found = lookup(utf8, hash: hash) { return (found, false) }
             return (insert(utf8, hash: hash), true)
