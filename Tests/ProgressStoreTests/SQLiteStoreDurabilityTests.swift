@@ -55,7 +55,7 @@ struct SQLiteStoreDurabilityTests {
         try state.execute("BEGIN")
         let saved = MemoryIndex()
         let rows = try state.cached("SELECT data FROM snapshots")
-        while try rows.step() { try saved.restoreArticle(Array(rows.blob(0))) }
+        while try rows.step() { try saved.restoreArticle(rows.blob(0)) }
         rows.reset()
         let foldedSeq = try state.integer(
             "SELECT coalesce((SELECT value FROM meta WHERE key = 'folded_seq'), 0)")

@@ -23,8 +23,8 @@ struct ArticleTotals {
     /// `days` are the all-time ones.
     func spans(_ days: DayRange) -> Bool {
         guard let firstMs, let lastMs else { return true }
-        let first = Int32(firstMs.floorDivided(by: DayColumns.dayMs))
-        let last = Int32(lastMs.floorDivided(by: DayColumns.dayMs))
+        let first = Int32(firstMs.floorDivided(by: DayRecords.dayMs))
+        let last = Int32(lastMs.floorDivided(by: DayRecords.dayMs))
         return (days.from ?? .min) <= first && (days.to ?? .max) >= last
     }
 }

@@ -9,11 +9,13 @@
 /// exact when all its members share one value.
 struct DepthHistogram {
     static let binCount = 1001
+    /// `edges[k] == Double(k) / 1000`, for k = 0…1001.
+    private static let edges = (0...binCount).map { Double($0) / 1000 }
 
     fileprivate var counts = [Int32](repeating: 0, count: binCount)
     /// The least value each bin held since it was last empty: its members' minimum unless the
     /// minimum left (a reader's depth rose), and always a lower bound inside the bin.
-    private var lowest = [Double](repeating: .infinity, count: binCount)
+    fileprivate var lowest = [Double](repeating: .infinity, count: binCount)
     /// Depths held.
     private(set) var total = 0
 
@@ -21,9 +23,12 @@ struct DepthHistogram {
     static func bin(of depth: Double) -> Int {
         guard depth.isFinite else { return depth == .infinity ? 1000 : 0 }
         var k = Int(min(max(depth * 1000, 0), 1000).rounded(.down))
-        // depth * 1000 rounds; step to the exact answer (at most one step either way).
-        while k < 1000 && Double(k + 1) / 1000 <= depth { k += 1 }
-        while k > 0 && Double(k) / 1000 > depth { k -= 1 }
+        // depth * 1000 rounds; step to the exact answer (at most one step either way), against
+        // the edges computed once rather than two divisions a call.
+        edges.withUnsafeBufferPointer { edges in
+            while k < 1000 && edges[k + 1] <= depth { k += 1 }
+            while k > 0 && edges[k] > depth { k -= 1 }
+        }
         return k
     }
 
@@ -83,6 +88,21 @@ struct DepthHistogram {
 }
 
 extension DepthHistogram {
+    /// Each bin's least value held, `.infinity` for an empty bin (for a snapshot).
+    var leastValues: [Double] { lowest }
+
+    /// Takes the least values of `hints` (as ``leastValues`` gave them before a snapshot) for
+    /// the bins they are a lower bound of: inside the bin, and at most its members' minimum.
+    /// Others (from a damaged snapshot) leave the bin's minimum in place.
+    mutating func lower(toward hints: [Double]) {
+        for k in 0..<min(hints.count, Self.binCount) where counts[k] > 0 {
+            let hint = hints[k]
+            if hint < lowest[k] && Self.bin(of: hint) == k {
+                lowest[k] = hint
+            }
+        }
+    }
+
     /// Depths in bins `edge`…1000: those ≥ `Double(edge) / 1000`.
     func count(atOrAbove edge: Int) -> Int {
         counts[edge...].reduce(0) { $0 + Int($1) }

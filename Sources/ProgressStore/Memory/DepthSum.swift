@@ -2,7 +2,7 @@
 ///
 /// When a reader's maximum rises from `a` to `b` the article's sum loses `a` and gains `b`;
 /// in floating point every such step would leave a little rounding behind, and a million
-/// steps drift. Each depth is rounded once to a multiple of 2⁻⁶⁰ (an error below 10⁻¹⁸) and
+/// steps drift. Each depth is truncated once to a multiple of 2⁻⁶⁰ (an error below 10⁻¹⁸) and
 /// the integers add and subtract exactly in 128 bits.
 struct DepthSum {
     private var units: Int128 = 0
@@ -24,6 +24,7 @@ struct DepthSum {
 
     /// Depths are 0…1 (SPEC §3); the clamp only keeps a bad value from trapping.
     private static func units(of depth: Double) -> Int128 {
-        depth.isNaN ? 0 : Int128(Int64((min(max(depth, -4), 4) * scale).rounded()))
+        // Truncating is one instruction; rounding was a call into libm on every fold.
+        depth.isNaN ? 0 : Int128(Int64(min(max(depth, -4), 4) * scale))
     }
 }

@@ -4,10 +4,15 @@ import Synchronization
 /// store commits, so that statistics need no I/O and, for the default query, cost the same for
 /// a million readers as for a thousand.
 ///
-/// One writer thread calls ``apply(_:)`` (and ``restore(article:reader:day:maxProgress:maxSeenDepth:scrollable:events:engagedMs:firstMs:lastMs:)``
-/// at start-up); any number of threads query at once behind a readers–writer lock. The index
-/// trusts its input: events are durable and deduplicated before they arrive, depths are 0…1
-/// and a record's times fall on its UTC day (a record that breaks the last rule traps).
+/// One writer thread calls ``apply(_:mark:)`` (and, at start-up, ``restore(_:)``); any number
+/// of threads query at once behind a readers–writer lock. The index trusts its input: events
+/// are durable and deduplicated before they arrive, depths are 0…1 and a record's times fall on
+/// their UTC day (a record that breaks the last rule traps).
+///
+/// Article snapshots (MemoryIndex+snapshots.swift) let a store keep the index as one blob per
+/// article: ``encodeArticle(_:)`` from any thread, holding the read lock only to copy the
+/// article; ``decodeArticle(_:)`` on any number of threads, touching no index; ``insert(_:)`` or
+/// ``restoreArticle(_:)`` from any thread, holding the write lock only to add the articles.
 ///
 /// Figures over a date range are exact, from per-day records. All-time statistics with no
 /// engaged minimum and a threshold with at most three decimals come from per-article totals
@@ -23,13 +28,21 @@ public final class MemoryIndex: Sendable {
     public init() {}
 
     /// Folds events that are already durable and deduplicated (the store's writer thread calls
-    /// this after each commit).
-    public func apply(_ events: [EventRecord]) {
+    /// this after each commit). `mark`, when given, becomes the index's ``mark``: pass the
+    /// commit's log sequence number, and every article snapshot taken afterwards says it holds
+    /// the events up to it (see ``encodeArticle(_:)``).
+    public func apply(_ events: [EventRecord], mark: Int64? = nil) {
         state.write { state in
             for event in events {
                 state.fold(article: event.article, reader: event.reader, day: event.day, DayFigures(event))
             }
+            if let mark { state.mark = mark }
         }
+    }
+
+    /// The last `mark` given to ``apply(_:mark:)``; 0 before any.
+    public var mark: Int64 {
+        state.read { $0.mark }
     }
 
     /// Restores one stored (article, reader, day) row at start-up, as the SQLite table
@@ -67,9 +80,8 @@ public final class MemoryIndex: Sendable {
     public func readers(of article: String, in days: DayRange) -> [ReaderSummary]? {
         // Folding visits every reader: do it on a snapshot, so the writer (and every
         // acknowledgement waiting for it) never waits for a long read.
-        guard let index = state.read({ $0.article(named: article)?.snapshot() }) else { return nil }
-        let slots = (0..<Int32(index.readerCount)).sorted { index.names.precedes($0, $1) }
-        return slots.compactMap { slot in
+        guard let index = state.read({ $0.article(named: article) }) else { return nil }
+        return index.names.slotsInByteOrder().compactMap { slot in
             index.figures(of: slot, in: days).map { figures in
                 ReaderSummary(
                     reader: index.names.name(at: slot), maxProgress: figures.maxProgress,
@@ -104,7 +116,7 @@ public final class MemoryIndex: Sendable {
                     index.statistics(
                         in: days, metric: metric, threshold: threshold, minEngagedSeconds: minEngagedSeconds))
             }
-            return .fold(index.snapshot())
+            return .fold(index)
         }
         switch work {
         case .done(let statistics):
@@ -124,7 +136,7 @@ public final class MemoryIndex: Sendable {
             }
         }
         // A range folds every reader of every article: on snapshots, outside the lock.
-        let snapshots = state.read { state in articlesByName(state).map { $0.snapshot() } }
+        let snapshots = state.read { state in articlesByName(state) }
         return snapshots.map { $0.listing(in: days, threshold: threshold) }
     }
 
@@ -151,31 +163,5 @@ public final class MemoryIndex: Sendable {
     /// (article, reader) pairs held, for metrics and benchmarks.
     public var pairCount: Int {
         state.read { $0.pairCount }
-    }
-}
-
-/// Everything the index holds, behind its lock.
-struct IndexState {
-    /// By exact bytes: ids that differ only in Unicode normalization are different articles.
-    var slots: [ExactKey: Int32] = [:]
-    var articles: [ArticleIndex] = []
-    var pairCount = 0
-
-    func article(named name: String) -> ArticleIndex? {
-        slots[ExactKey(name)].map { articles[Int($0)] }
-    }
-
-    mutating func fold(article name: String, reader: String, day: Int32, _ figures: DayFigures) {
-        let article: ArticleIndex
-        if let slot = slots[ExactKey(name)] {
-            article = articles[Int(slot)]
-        } else {
-            article = ArticleIndex(name: name)
-            slots[ExactKey(name)] = Int32(articles.count)
-            articles.append(article)
-        }
-        if article.fold(reader: reader, day: day, figures) {
-            pairCount += 1
-        }
     }
 }

@@ -35,14 +35,15 @@ final class ReadWriteLocked<Value>: @unchecked Sendable {
     }
 
     /// Runs `body` with shared access; other readers may run at the same time.
-    func read<Result>(_ body: (borrowing Value) throws -> Result) rethrows -> Result {
+    func read<Result, Failure>(_ body: (borrowing Value) throws(Failure) -> Result) throws(Failure) -> Result
+    {
         pthread_rwlock_rdlock(lock)
         defer { pthread_rwlock_unlock(lock) }
         return try body(value)
     }
 
     /// Runs `body` with exclusive access.
-    func write<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    func write<Result, Failure>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_rwlock_wrlock(lock)
         defer { pthread_rwlock_unlock(lock) }
         return try body(&value)

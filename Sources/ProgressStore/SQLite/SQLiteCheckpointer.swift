@@ -72,12 +72,33 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         let rows = try state.cached("SELECT data FROM snapshots")
         defer { rows.reset() }
         var bytes: Int64 = 0
+        var batch: [[UInt8]] = []
+        var batchBytes = 0
+        // Articles decode on every core at once, a batch of up to 64 MiB of blobs at a time.
+        func restoreBatch() throws(StoreError) {
+            let blobs = batch
+            let decoded = Locked([Result<DecodedArticle, StoreError>?](repeating: nil, count: blobs.count))
+            DispatchQueue.concurrentPerform(iterations: blobs.count) { item in
+                let result = blobs[item].withUnsafeBytes { raw in
+                    Result { () throws(StoreError) in try MemoryIndex.decodeArticle(raw) }
+                }
+                decoded.withLock { $0[item] = result }
+            }
+            var articles: [DecodedArticle] = []
+            for result in decoded.current { articles.append(try result!.get()) }
+            try index.insert(articles)
+            batch.removeAll()
+            batchBytes = 0
+        }
         while try rows.step() {
             let data = Array(rows.blob(0))
             bytes += Int64(data.count)
-            try index.restoreArticle(data)
+            batchBytes += data.count
+            batch.append(data)
+            if batchBytes >= 64 << 20 { try restoreBatch() }
         }
         rows.reset()
+        try restoreBatch()
         lastSnapshotBytes = bytes
         var ids: [ExactKey: Int64] = [:]
         let saved = try state.cached("SELECT value FROM meta WHERE key = 'recent_ids'")
@@ -96,7 +117,7 @@ final class SQLiteCheckpointer: @unchecked Sendable {
     /// Marks what `index` holds now as saved (after ``restore(into:idsSince:)``, before the
     /// journal is replayed into it).
     func markSaved(_ index: MemoryIndex) {
-        checkpointLock.withLock { saved = index.articleVersions() }
+        checkpointLock.withLock { saved = index.versionsByArticle() }
     }
 
     func start(
@@ -146,7 +167,7 @@ final class SQLiteCheckpointer: @unchecked Sendable {
     /// Callers hold `checkpointLock`.
     private func save(_ taken: CheckpointCapture) throws(StoreError) {
         // Encoding reads the snapshots, which nothing else touches: no lock is held meanwhile.
-        let encoded = taken.articles.map { ($0.key.string, MemoryIndex.encode($0.index)) }
+        let encoded = taken.articles.map { ($0.key.string, MemoryIndex.encode($0, seq: taken.seq)) }
         var ids = CheckpointWriter()
         let horizon = options.clock() - options.idRetentionMs
         let young = taken.ids.filter { $0.value > horizon }
