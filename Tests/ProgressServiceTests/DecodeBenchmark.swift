@@ -10,8 +10,17 @@ import Testing
 ///     DECODE_BENCH=1 .build/bench/release/ReadingProgressPackageTests.xctest \
 ///         --testing-library swift-testing --filter DecodeBenchmark
 ///
-/// (Valgrind 3.19 dies loading this test binary, so instructions are counted on the fuzz
-/// replayer instead; see the commit that added the byte scanner.)
+/// Valgrind 3.19 dies loading this test binary, so instructions are counted on the fuzz
+/// replayer of the same build, which decodes each file three ways (JSON, NDJSON, JSON without
+/// identity): with one body copied into `one/` once and into `many/` 201 times,
+///
+///     valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+///         --toggle-collect='*EventBatchO6decode_6format*Tf4nnnd_n' \
+///         .build/bench/release/event-fuzzer many/        # and again with one/
+///
+/// (`nm` names the specialised `EventBatch.decode` the probe calls), one decoding costs the
+/// difference between the two counts divided by 600; the same with
+/// `*EventBatchO12decodeByTree*Tf4nnnd_n` counts the tree path alone.
 @Suite("Decoding speed (set DECODE_BENCH to run)")
 struct DecodeBenchmark {
     /// One event as `scripts/bench.d/single.lua` sends it.
