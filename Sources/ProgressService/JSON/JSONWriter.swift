@@ -37,7 +37,8 @@ struct JSONWriter {
         separate()
         bytes.append(UInt8(ascii: "\""))
         bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
         needsComma = false
     }
 
@@ -55,19 +56,23 @@ struct JSONWriter {
 
     mutating func integer<T: BinaryInteger>(_ value: T) {
         separate()
-        bytes.append(contentsOf: String(value).utf8)
+        if let small = Int64(exactly: value) {
+            appendDigits(small)
+        } else {
+            bytes.append(contentsOf: String(value).utf8)
+        }
         needsComma = true
     }
 
     mutating func bool(_ value: Bool) {
         separate()
-        bytes.append(contentsOf: value ? Array("true".utf8) : Array("false".utf8))
+        appendStatic(value ? "true" : "false")
         needsComma = true
     }
 
     mutating func null() {
         separate()
-        bytes.append(contentsOf: "null".utf8)
+        appendStatic("null")
         needsComma = true
     }
 
@@ -89,9 +94,29 @@ struct JSONWriter {
             return
         }
         if value == value.rounded(), abs(value) < 1e15 {
-            bytes.append(contentsOf: String(Int64(value)).utf8)
+            appendDigits(Int64(value))
         } else {
             bytes.append(contentsOf: value.description.utf8)
+        }
+    }
+
+    private mutating func appendStatic(_ text: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// `value` in decimal, without going through a String.
+    private mutating func appendDigits(_ value: Int64) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[23 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(24 - count)...]))
         }
     }
 
