@@ -5,6 +5,19 @@ extension ScrollGeometry {
     /// `0 ≤ indicator.thumbLength ≤ indicator.trackLength`. Both halves of every point, size and
     /// inset are checked, even the half the axis ignores.
     public func validate() throws(GeometryError) {
+        // The common case in one pass of comparisons; the field-by-field walk below only runs
+        // to name the first field at fault.
+        if contentOffset.x.isFinite && contentOffset.y.isFinite && isFiniteNonNegative(contentSize.width)
+            && isFiniteNonNegative(contentSize.height) && isFiniteNonNegative(containerSize.width)
+            && isFiniteNonNegative(containerSize.height) && isFiniteNonNegative(contentInsets.top)
+            && isFiniteNonNegative(contentInsets.leading) && isFiniteNonNegative(contentInsets.bottom)
+            && isFiniteNonNegative(contentInsets.trailing)
+        {
+            if let region { try Self.validate(region, contentLength: alongAxis.content) }
+            if let step { try Self.validate(step) }
+            if let indicator { try Self.validate(indicator) }
+            return
+        }
         try requireFinite(contentOffset.x, "contentOffset.x")
         try requireFinite(contentOffset.y, "contentOffset.y")
         try requireNonNegative(contentSize.width, "contentSize.width")
@@ -46,6 +59,11 @@ extension ScrollGeometry {
             throw .thumbLongerThanTrack(trackLength: indicator.trackLength)
         }
     }
+}
+
+/// `0 ≤ value < ∞` (false for NaN).
+private func isFiniteNonNegative(_ value: Double) -> Bool {
+    value >= 0 && value < .infinity
 }
 
 private func requireFinite(_ value: Double, _ field: String) throws(GeometryError) {
