@@ -271,4 +271,13 @@ struct MemoryIndexTests {
         #expect(index.readers(of: decomposed, in: .allTime)?.map(\.reader) == ["r2"])
         #expect(index.listing(in: .allTime, threshold: 0.9).count == 2)
     }
+
+    @Test("footprint: about 60 bytes a pair once an article is past its first chunks")
+    func footprint() {
+        let index = MemoryIndex()
+        #expect(index.footprint == 0)
+        index.apply((0..<20_000).map { event("/f", "reader-\(1_000_000 + $0)", at: Int64($0)) })
+        let perPair = Double(index.footprint) / Double(index.pairCount)
+        #expect(perPair > 45 && perPair < 75, "\(perPair) bytes a pair")
+    }
 }

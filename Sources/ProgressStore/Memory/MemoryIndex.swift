@@ -164,4 +164,11 @@ public final class MemoryIndex: Sendable {
     public var pairCount: Int {
         state.read { $0.pairCount }
     }
+
+    /// Bytes allocated for records, reader ids, hash tables and histograms, counting capacity
+    /// not yet used but not the allocator's own overhead: a gauge for metrics (about 60 a pair).
+    /// Sums each article's chunk lists under the read lock.
+    public var footprint: Int {
+        state.read { $0.articles.reduce(0) { $0 + $1.footprint } }
+    }
 }
