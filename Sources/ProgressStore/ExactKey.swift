@@ -12,11 +12,10 @@ public struct ExactKey: Hashable, Sendable {
     }
 
     public static func == (lhs: ExactKey, rhs: ExactKey) -> Bool {
-        lhs.string.utf8.elementsEqual(rhs.string.utf8)
+        ArticleKey.bytesEqual(lhs.string, rhs.string)
     }
 
     public func hash(into hasher: inout Hasher) {
-        var string = string
-        string.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        withUTF8(of: string) { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 }
