@@ -296,7 +296,11 @@ final class EventJournal: @unchecked Sendable {
     /// Checks every entry of `segment`; returns the end of its whole entries and the last seq.
     /// A bad or short entry at the end of the last segment is a write the process or the
     /// machine did not finish: it was never acknowledged, so it is cut off. Anywhere else it
-    /// is damage, and the store refuses to start rather than skip acknowledged events.
+    /// is damage, and the store refuses to start rather than skip acknowledged events — also in
+    /// the last segment when a sound entry with a later seq follows the bad one, as one never
+    /// follows a torn write (the last thing written). (With `--fsync-commits`, a power cut can
+    /// in principle keep a later unsynced entry and lose an earlier one; both were
+    /// unacknowledged, and start-up then refuses too: a false alarm, never a silent loss.)
     private func scan(_ segment: Segment, isLast: Bool, cutTornEnd: Bool) throws(StoreError) -> (
         Int64, Int64?
     ) {
@@ -312,17 +316,50 @@ final class EventJournal: @unchecked Sendable {
             offset = chunk.offset
         }
         if offset < size, cutTornEnd {
-            guard isLast else {
+            let lastSound = lastSeq ?? segment.firstSeq - 1
+            guard isLast, try !soundEntryFollows(fd: segment.fd, from: offset, to: size, after: lastSound)
+            else {
                 throw StoreError(
                     code: 0,
                     message:
-                        "event journal segment \(segment.path ?? "") is damaged at byte \(offset) of \(size)")
+                        "event journal segment \(segment.path ?? "") is damaged at byte \(offset) of \(size), "
+                        + "before entries that are sound; nothing was cut off")
             }
             guard ftruncate(segment.fd, off_t(offset)) == 0 else {
                 throw Self.error("cannot cut the torn end off the event journal")
             }
         }
         return (offset, lastSeq)
+    }
+
+    /// Whether a sound entry with a seq after `lastSeq` starts anywhere in `from..<to` after its
+    /// first byte: then the bad entry at `from` is damage, not a torn write. Start-up only, and
+    /// only when an entry failed; reads the rest of the segment.
+    private func soundEntryFollows(fd: Int32, from: Int64, to: Int64, after lastSeq: Int64) throws(StoreError)
+        -> Bool
+    {
+        var bytes = [UInt8](repeating: 0, count: Int(to - from))
+        let got = bytes.withUnsafeMutableBytes { Self.readAll(fd, $0, at: from) }
+        guard got >= 0 else { throw Self.error("reading the event journal failed") }
+        // Entries take at least a header each: no later seq can be larger than this.
+        let highest = lastSeq + 1 + Int64(got / Self.headerBytes)
+        return bytes.withUnsafeBytes { raw in
+            let data = UnsafeRawBufferPointer(rebasing: raw[..<got])
+            var position = 1
+            while position + Self.headerBytes <= data.count {
+                defer { position += 1 }
+                let seq = Int64(
+                    littleEndian: data.loadUnaligned(fromByteOffset: position + 8, as: Int64.self))
+                guard seq > lastSeq, seq <= highest else { continue }
+                let length = Int(data.loadUnaligned(fromByteOffset: position, as: UInt32.self).littleEndian)
+                guard position + Self.headerBytes + length <= data.count else { continue }
+                let checksum = data.loadUnaligned(fromByteOffset: position + 4, as: UInt32.self).littleEndian
+                let covered = UnsafeRawBufferPointer(
+                    rebasing: data[(position + 8)..<(position + Self.headerBytes + length)])
+                if CRC32.checksum(covered) == checksum { return true }
+            }
+            return false
+        }
     }
 
     /// Reads whole, sound entries of `fd` between `from` and `to`; stops early at `maxEntries`
