@@ -141,12 +141,16 @@ final class EventJournal: @unchecked Sendable {
         return seq
     }
 
-    /// Starts a new segment if the active one holds anything, so that a checkpoint can later
-    /// remove every segment before it.
+    /// Starts a new segment if the active one holds anything and is the only one, so that a
+    /// checkpoint can later remove every segment before it. While an earlier segment is still
+    /// there — the checkpoint that was to remove it failed — no other starts: checkpoints that
+    /// keep failing (a full disk, SQLite busy) must not leave a file and a descriptor per
+    /// attempt, which would run the process (and its next start) out of descriptors. The next
+    /// checkpoint that succeeds removes the earlier one, and the one after it rotates again.
     func rotate() throws(StoreError) {
         lock.lock()
         defer { lock.unlock() }
-        guard !isClosed, let active = segments.last, active.end > 0 else { return }
+        guard !isClosed, segments.count == 1, let active = segments.last, active.end > 0 else { return }
         try startSegment()
     }
 

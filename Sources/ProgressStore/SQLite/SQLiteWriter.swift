@@ -100,7 +100,8 @@ final class SQLiteWriter: @unchecked Sendable {
 
     /// What a checkpoint saves, at one instant between two appends: the journal's last seq, the
     /// articles whose version differs from `saved` and the ids. The journal moves to a new
-    /// segment, so that the checkpoint can remove the ones before.
+    /// segment, so that the checkpoint can remove the ones before (unless an earlier one is
+    /// still there: see ``EventJournal/rotate()``).
     func capture(changedSince saved: [ExactKey: UInt64]) -> CheckpointCapture {
         lock.withLock {
             try? journal.rotate()

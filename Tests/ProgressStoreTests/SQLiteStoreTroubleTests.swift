@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+
+@testable import ProgressStore
+
+/// The store when something goes wrong around it: checkpoints that fail, an open that fails,
+/// a close in the middle of appends.
+@Suite("SQLiteStore in trouble")
+struct SQLiteStoreTroubleTests {
+    private func journalFiles(_ folder: TemporaryFolder) throws -> [String] {
+        let path = URL(fileURLWithPath: folder.databasePath).deletingLastPathComponent().path
+        return try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.contains("-journal.") }
+    }
+
+    @Test(
+        "checkpoints that keep failing (SQLite busy) do not start a journal segment each, and catch up later")
+    func failingCheckpoints() async throws {
+        let folder = try TemporaryFolder()
+        let store = try SQLiteStore(path: folder.databasePath, options: .init(busyTimeoutMs: 10))
+        _ = try await store.append([event("/a", "first")])
+        try store.checkpointNow()
+        // Another connection holds the write lock: every checkpoint fails with SQLITE_BUSY.
+        let blocker = try SQLiteConnection(filename: folder.databasePath, busyTimeoutMs: 10)
+        try blocker.execute("BEGIN IMMEDIATE")
+        for round in 0..<20 {
+            _ = try await store.append([event("/a", "r\(round)")])
+            #expect(throws: StoreError.self) { try store.checkpointNow() }
+        }
+        // Each segment is a file and a descriptor held open: one per failed attempt would run
+        // the process out of descriptors during a long outage, and the next start with it.
+        #expect(try journalFiles(folder).count <= 3)
+        try blocker.execute("ROLLBACK")
+        blocker.close()
+
+        try store.checkpointNow()
+        #expect(store.checkpointSeq == store.committedSeqValue)
+        _ = try await store.append([event("/a", "last")])
+        try store.checkpointNow()
+        #expect(try journalFiles(folder).count == 1)
+        store.abandon()
+        let reopened = try SQLiteStore(path: folder.databasePath)
+        defer { reopened.close() }
+        #expect(try reopened.readers(of: "/a", in: .allTime)?.count == 22)
+    }
+}
