@@ -42,4 +42,17 @@ struct SQLiteStoreTroubleTests {
         defer { reopened.close() }
         #expect(try reopened.readers(of: "/a", in: .allTime)?.count == 22)
     }
+
+    @Test("an open that fails lets go of the lock file, so that a later one can succeed")
+    func failedOpenReleasesLock() throws {
+        let folder = try TemporaryFolder()
+        try SQLiteStore(path: folder.databasePath).close()
+        let connection = try SQLiteConnection(filename: folder.databasePath, busyTimeoutMs: 1_000)
+        try connection.execute("PRAGMA user_version = 99")
+        #expect(throws: StoreError.self) { try SQLiteStore(path: folder.databasePath) }
+        try connection.execute("PRAGMA user_version = \(SQLiteSchema.currentVersion)")
+        connection.close()
+        let store = try SQLiteStore(path: folder.databasePath)
+        store.close()
+    }
 }
