@@ -55,4 +55,43 @@ struct SQLiteStoreTroubleTests {
         let store = try SQLiteStore(path: folder.databasePath)
         store.close()
     }
+
+    @Test(
+        "with an fsync per commit, an append that races close is refused and not stored, or acknowledged and stored"
+    )
+    func appendsRacingClose() throws {
+        for round in 0..<30 {
+            let folder = try TemporaryFolder()
+            let store = try SQLiteStore(path: folder.databasePath, options: .init(fsyncEachCommit: true))
+            let outcomes = Locked<[String: Bool]>([:])
+            let group = DispatchGroup()
+            for thread in 0..<8 {
+                DispatchQueue.global().async(group: group) {
+                    var index = 0
+                    while true {
+                        let reader = "t\(thread)-\(index)"
+                        index += 1
+                        let refused = Locked(false)
+                        store.append([event("/a", reader)]) { result in
+                            outcomes.withLock { $0[reader] = (try? result.get()) != nil }
+                            if case .failure = result { refused.withLock { $0 = true } }
+                        }
+                        if refused.current || !store.isWritable { return }
+                    }
+                }
+            }
+            Thread.sleep(forTimeInterval: 0.005 * Double(round % 5 + 1))
+            store.close()
+            group.wait()
+            store.close()
+            let stored = try SQLiteStore(path: folder.databasePath)
+            let readers = Set(try stored.readers(of: "/a", in: .allTime)?.map(\.reader) ?? [])
+            stored.close()
+            let acknowledged = Set(outcomes.current.filter(\.value).keys)
+            let lost = acknowledged.subtracting(readers)
+            let refusedButStored = readers.subtracting(acknowledged)
+            #expect(lost.isEmpty, "round \(round): acknowledged but lost")
+            #expect(refusedButStored.isEmpty, "round \(round): refused but stored")
+        }
+    }
 }

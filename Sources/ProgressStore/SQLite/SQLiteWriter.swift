@@ -69,16 +69,19 @@ final class SQLiteWriter: @unchecked Sendable {
     func append(
         _ events: [EventRecord], completion: @escaping @Sendable (Result<AppendResult, StoreError>) -> Void
     ) {
-        let outcome = lock.withLock { () -> Result<AppendResult, StoreError> in
+        let outcome = lock.withLock { () -> Result<AppendResult, StoreError>? in
             guard !isClosed else { return .failure(.closed) }
-            return write(events)
-        }
-        if let syncer, case .success(let result) = outcome, result.counted > 0 {
+            let outcome = write(events)
+            guard let syncer, case .success(let result) = outcome, result.counted > 0 else { return outcome }
+            // Queued under `lock`: ``close()`` takes it before it closes the queue, so a written
+            // entry's completion is always queued and waited for — not refused as "closed" while
+            // its events count (and would count again when the client retries).
             let queued = syncer.enqueue(SyncRequest { synced in completion(synced.map { result }) })
-            if !queued { completion(.failure(.closed)) }
-            return
+            // Only ``close()`` closes the queue, after setting `isClosed`: this cannot fail.
+            precondition(queued, "the sync queue closed while the writer was open")
+            return nil
         }
-        completion(outcome)
+        if let outcome { completion(outcome) }
     }
 
     /// Writes one empty entry to learn whether the journal still takes writes.
