@@ -56,6 +56,34 @@ struct SQLiteStoreTroubleTests {
         store.close()
     }
 
+    @Test("with an fsync per commit, a repeat is acknowledged only once the first is synced")
+    func repeatWaitsForSync() throws {
+        let folder = try TemporaryFolder()
+        let store = try SQLiteStore(path: folder.databasePath, options: .init(fsyncEachCommit: true))
+        defer { store.close() }
+        let gate = DispatchSemaphore(value: 0)
+        store.journal.setBeforeSync { gate.wait() }
+        let done = Locked<[String]>([])
+        let finished = DispatchSemaphore(value: 0)
+        store.append([event(id: "x")]) { result in
+            done.withLock { $0.append("first \(result.map(\.counted))") }
+            finished.signal()
+        }
+        store.append([event(id: "x")]) { result in
+            done.withLock { $0.append("repeat \(result.map(\.duplicates))") }
+            finished.signal()
+        }
+        // The first one's fdatasync has not happened: a power cut now would lose it, so saying
+        // "already stored" to the repeat would acknowledge an event that is not durable.
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(done.current.isEmpty)
+        store.journal.setBeforeSync(nil)
+        gate.signal()
+        finished.wait()
+        finished.wait()
+        #expect(done.current == ["first success(1)", "repeat success(1)"])
+    }
+
     @Test(
         "with an fsync per commit, an append that races close is refused and not stored, or acknowledged and stored"
     )

@@ -65,6 +65,8 @@ final class EventJournal: @unchecked Sendable {
     /// A test hook: appends that would take the journal's total size past this fail as if the
     /// disk were full.
     private var capacityBytes: Int64?
+    /// A test hook: runs at the start of each ``sync()``, on the syncing thread.
+    private var beforeSync: (@Sendable () -> Void)?
     private var buffer: [UInt8] = []
     private var isClosed = false
 
@@ -157,6 +159,7 @@ final class EventJournal: @unchecked Sendable {
     /// Flushes everything appended so far to the disk (`fdatasync`). Only the active segment
     /// can hold unsynced entries: a segment is synced before the next one starts.
     func sync() throws(StoreError) {
+        lock.withLock { beforeSync }?()
         // A duplicate descriptor keeps the file open even if the folder removes the segment
         // meanwhile, and lets appends go on while the disk works.
         let fd: Int32 = lock.withLock { segments.last.map { dup($0.fd) } ?? -1 }
@@ -180,6 +183,11 @@ final class EventJournal: @unchecked Sendable {
     /// Sets the test capacity (`nil`: none).
     func setCapacity(_ bytes: Int64?) {
         lock.withLock { capacityBytes = bytes }
+    }
+
+    /// Sets the hook that runs at the start of each ``sync()`` (`nil`: none).
+    func setBeforeSync(_ hook: (@Sendable () -> Void)?) {
+        lock.withLock { beforeSync = hook }
     }
 
     /// A cursor at the start of the journal.

@@ -15,7 +15,7 @@ public final class SQLiteStore: ProgressStore {
     /// The path given to `init`, or `:memory:`.
     public let path: String
     private let isInMemory: Bool
-    private let journal: EventJournal
+    let journal: EventJournal
     private let writer: SQLiteWriter
     private let checkpointer: SQLiteCheckpointer
     /// Every statistic is read from here; SQLite is where it survives restarts.
