@@ -192,3 +192,34 @@ struct EventJournalRecoveryTests {
         #expect(try size(file) == 20 * frame, "nothing is cut off")
     }
 }
+
+@Suite("The event journal on a failing disk")
+struct EventJournalFaultTests {
+    @Test("a write that fails half-way and cannot be cut off stops appends until it can")
+    func uncutFailedWrite() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.databasePath
+        try FileManager.default.createDirectory(
+            atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path,
+            withIntermediateDirectories: true)
+        let journal = try EventJournal(databasePath: path, minimumSeq: 0)
+        let payload = EventLogCodec.encode([event("/a", "r")])
+        #expect(try journal.append(payload: payload, committedMs: 0) == 1)
+        // Half an entry reaches the file, and the ftruncate meant to take it back fails.
+        journal.setFaults(.init(writeStopsAfter: 30, truncateFails: true))
+        #expect(throws: StoreError.self) { try journal.append(payload: payload, committedMs: 0) }
+        // An entry after those bytes would be acknowledged, and then cut off at the next start
+        // with them as a torn tail (or stop it as damage): no append until they are gone.
+        #expect(throws: StoreError.self) { try journal.append(payload: payload, committedMs: 0) }
+        journal.setFaults(.init())
+        #expect(try journal.append(payload: payload, committedMs: 0) == 2)
+        #expect(try journal.append(payload: payload, committedMs: 0) == 3)
+        journal.close()
+
+        let reopened = try EventJournal(databasePath: path, minimumSeq: 0)
+        defer { reopened.close() }
+        var seqs: [Int64] = []
+        try reopened.entries(after: 0) { entry throws(StoreError) in seqs.append(entry.seq) }
+        #expect(seqs == [1, 2, 3])
+    }
+}

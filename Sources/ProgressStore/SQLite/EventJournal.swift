@@ -42,6 +42,8 @@ final class EventJournal: @unchecked Sendable {
         let path: String?
         /// Bytes of whole entries: what readers may read.
         var end: Int64
+        /// Whether bytes of a failed write may lie past `end` (its `ftruncate` failed too).
+        var holdsFailedWrite = false
 
         init(firstSeq: Int64, fd: Int32, path: String?, end: Int64) {
             self.firstSeq = firstSeq
@@ -67,6 +69,8 @@ final class EventJournal: @unchecked Sendable {
     private var capacityBytes: Int64?
     /// A test hook: runs at the start of each ``sync()``, on the syncing thread.
     private var beforeSync: (@Sendable () -> Void)?
+    /// A test hook: failures a failing disk could give (see ``Faults``).
+    private var faults = Faults()
     private var buffer: [UInt8] = []
     private var isClosed = false
 
@@ -120,16 +124,23 @@ final class EventJournal: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard !isClosed, let active = segments.last else { throw StoreError.closed }
+        try cutFailedWrite(active)
         let frameBytes = Int64(Self.headerBytes + payload.count)
         if let capacityBytes, segments.reduce(0, { $0 + $1.end }) + frameBytes > capacityBytes {
             throw StoreError(code: ENOSPC, message: "the event journal is full (test capacity)")
         }
         let seq = nextSeq
         Self.frame(seq: seq, committedMs: committedMs, payload: payload, into: &buffer)
-        let written = buffer.withUnsafeBytes { Self.writeAll(active.fd, $0) }
+        let written = buffer.withUnsafeBytes { bytes in
+            guard let stop = faults.writeStopsAfter else { return Self.writeAll(active.fd, bytes) }
+            faults.writeStopsAfter = nil
+            _ = Self.writeAll(active.fd, UnsafeRawBufferPointer(rebasing: bytes.prefix(stop)))
+            return EIO
+        }
         if written != 0 {
-            // Leave no partial entry behind: the next append must start on a boundary.
-            _ = ftruncate(active.fd, off_t(active.end))
+            // Leave no partial entry behind: the next append must start on a boundary. If it
+            // stays, the next append (or rotation) tries again first.
+            active.holdsFailedWrite = !truncate(active)
             throw StoreError(
                 code: written,
                 message: "writing the event journal failed: \(String(cString: strerror(written)))")
@@ -153,6 +164,8 @@ final class EventJournal: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard !isClosed, segments.count == 1, let active = segments.last, active.end > 0 else { return }
+        // A segment that is not the last must end on a whole entry, or start-up takes it for damage.
+        try cutFailedWrite(active)
         try startSegment()
     }
 
@@ -183,6 +196,19 @@ final class EventJournal: @unchecked Sendable {
     /// Sets the test capacity (`nil`: none).
     func setCapacity(_ bytes: Int64?) {
         lock.withLock { capacityBytes = bytes }
+    }
+
+    /// Failures to inject, as a failing disk gives them (a test hook).
+    struct Faults {
+        /// The next append's write stops after this many bytes and fails with `EIO`.
+        var writeStopsAfter: Int?
+        /// Cutting a failed write off the active segment (`ftruncate`) fails with `EIO`.
+        var truncateFails = false
+    }
+
+    /// Sets the failures to inject (a test hook).
+    func setFaults(_ faults: Faults) {
+        lock.withLock { self.faults = faults }
     }
 
     /// Sets the hook that runs at the start of each ``sync()`` (`nil`: none).
@@ -261,6 +287,27 @@ final class EventJournal: @unchecked Sendable {
     }
 
     // MARK: - Files
+
+    /// Cuts off what a failed write left past `segment`'s whole entries, if anything; throws if
+    /// that fails again. An entry appended after such bytes would be lost at the next start —
+    /// cut off with them as a torn tail — so nothing is appended until they are gone. Callers
+    /// hold `lock`.
+    private func cutFailedWrite(_ segment: Segment) throws(StoreError) {
+        guard segment.holdsFailedWrite else { return }
+        guard truncate(segment) else {
+            throw Self.error("cutting a failed write off the event journal failed; no appends until it works")
+        }
+        segment.holdsFailedWrite = false
+    }
+
+    /// Cuts the active segment back to its whole entries; whether that worked. Callers hold `lock`.
+    private func truncate(_ segment: Segment) -> Bool {
+        if faults.truncateFails {
+            errno = EIO
+            return false
+        }
+        return ftruncate(segment.fd, off_t(segment.end)) == 0
+    }
 
     /// Starts a new active segment whose first entry is `nextSeq`. Callers hold `lock` (or are
     /// `init`).
