@@ -171,6 +171,14 @@ final class EventJournal: @unchecked Sendable {
 
     /// Flushes everything appended so far to the disk (`fdatasync`). Only the active segment
     /// can hold unsynced entries: a segment is synced before the next one starts.
+    ///
+    /// Known limit of the power-cut promise: when an `fdatasync` fails (`EIO`), Linux may drop
+    /// the pages it could not write and reports the error once per open file, so a later sync
+    /// can succeed over entries that are gone. The group whose sync failed is told so, but a
+    /// later group (or a repeat of one of its ids) may be acknowledged; and the sync of a
+    /// segment that stops being the active one (`startSegment`) reports nothing at all. Only a
+    /// fail-stop journal — no append after a failed sync until a restart reads the files again
+    /// — would close this; it is a policy for the fsync mode as a whole, not taken here.
     func sync() throws(StoreError) {
         lock.withLock { beforeSync }?()
         // A duplicate descriptor keeps the file open even if the folder removes the segment
@@ -222,7 +230,10 @@ final class EventJournal: @unchecked Sendable {
     }
 
     /// Reads up to `maxEntries` whole entries from `cursor` on, moving it past them; moves on
-    /// to the next segment when one is read to its end and a newer one exists.
+    /// to the next segment when one is read to its end and a newer one exists. The reading
+    /// itself runs outside `lock` on the segment's descriptor: only while nothing removes
+    /// segments (start-up before the checkpointer starts, or an instance opened `readOnly`) —
+    /// ``removeSegments(foldedThrough:)`` closes descriptors a read might still use.
     func read(from cursor: inout Cursor, maxEntries: Int) throws(StoreError) -> [Entry] {
         var entries: [Entry] = []
         while entries.count < maxEntries {
@@ -314,6 +325,7 @@ final class EventJournal: @unchecked Sendable {
     private func startSegment() throws(StoreError) {
         if let previous = segments.last, durableAcrossPowerLoss {
             // `sync()` syncs only the active segment: sync this one before it stops being it.
+            // (A failure goes unreported: see the known limit at `sync()`.)
             _ = fdatasync(previous.fd)
         }
         let fd: Int32
