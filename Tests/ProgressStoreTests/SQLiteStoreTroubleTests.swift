@@ -85,12 +85,13 @@ struct SQLiteStoreTroubleTests {
     }
 
     @Test(
-        "with an fsync per commit, an append that races close is refused and not stored, or acknowledged and stored"
-    )
-    func appendsRacingClose() throws {
+        "an append that races close (and its last checkpoint) is refused and not stored, or acknowledged and stored",
+        arguments: [true, false])
+    func appendsRacingClose(fsyncEachCommit: Bool) throws {
         for round in 0..<30 {
             let folder = try TemporaryFolder()
-            let store = try SQLiteStore(path: folder.databasePath, options: .init(fsyncEachCommit: true))
+            let store = try SQLiteStore(
+                path: folder.databasePath, options: .init(fsyncEachCommit: fsyncEachCommit))
             let outcomes = Locked<[String: Bool]>([:])
             let group = DispatchGroup()
             for thread in 0..<8 {
@@ -121,5 +122,40 @@ struct SQLiteStoreTroubleTests {
             #expect(lost.isEmpty, "round \(round): acknowledged but lost")
             #expect(refusedButStored.isEmpty, "round \(round): refused but stored")
         }
+    }
+
+    @Test("numbering goes on after an earlier release's event log, and what comes after it replays once")
+    func afterLegacyLog() async throws {
+        let folder = try TemporaryFolder()
+        try SQLiteStore(path: folder.databasePath).close()
+        let legacy = try SQLiteConnection(filename: folder.databasePath + "-events", busyTimeoutMs: 1_000)
+        try SQLiteSchema.migrate(legacy, with: SQLiteSchema.logMigrations)
+        // The earlier release had numbered 500 groups; its folder had emptied the table but the
+        // last two.
+        try legacy.execute("INSERT INTO sqlite_sequence (name, seq) VALUES ('event_log', 498)")
+        let insert = try legacy.cached("INSERT INTO event_log (committed_ms, events) VALUES (?1, ?2)")
+        for reader in ["a", "b"] {
+            try insert.bind(1, SQLiteStore.Options.wallClockMs())
+            try insert.bind(2, blob: EventLogCodec.encode([event("/old", reader, id: "id-\(reader)")]))
+            try insert.run()
+        }
+        legacy.close()
+
+        let store = try SQLiteStore(path: folder.databasePath)
+        #expect(store.checkpointSeq == 500)
+        _ = try await store.append([event("/old", "c", id: "id-c")])
+        #expect(store.committedSeqValue == 501)
+        store.abandon()
+        let reopened = try SQLiteStore(path: folder.databasePath)
+        #expect(try reopened.readers(of: "/old", in: .allTime)?.map(\.events) == [1, 1, 1])
+        #expect(
+            try await reopened.append([event("/old", "a", id: "id-a"), event("/old", "c", id: "id-c")])
+                == AppendResult(counted: 0, duplicates: 2))
+        try reopened.checkpointNow()
+        reopened.close()
+        let again = try SQLiteStore(path: folder.databasePath)
+        defer { again.close() }
+        #expect(try again.readers(of: "/old", in: .allTime)?.map(\.events) == [1, 1, 1])
+        #expect(again.committedSeqValue == again.checkpointSeq)
     }
 }
