@@ -300,9 +300,8 @@ final class EventJournal: @unchecked Sendable {
     // MARK: - Files
 
     /// Cuts off what a failed write left past `segment`'s whole entries, if anything; throws if
-    /// that fails again. An entry appended after such bytes would be lost at the next start —
-    /// cut off with them as a torn tail — so nothing is appended until they are gone. Callers
-    /// hold `lock`.
+    /// that fails again. The next start would take such bytes for a torn tail and cut off every
+    /// entry after them, or refuse to start: nothing is appended after them. Callers hold `lock`.
     private func cutFailedWrite(_ segment: Segment) throws(StoreError) {
         guard segment.holdsFailedWrite else { return }
         guard truncate(segment) else {
