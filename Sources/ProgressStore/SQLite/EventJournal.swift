@@ -42,6 +42,8 @@ final class EventJournal: @unchecked Sendable {
         let path: String?
         /// Bytes of whole entries: what readers may read.
         var end: Int64
+        /// Whether bytes of a failed write may lie past `end` (its `ftruncate` failed too).
+        var holdsFailedWrite = false
 
         init(firstSeq: Int64, fd: Int32, path: String?, end: Int64) {
             self.firstSeq = firstSeq
@@ -65,6 +67,10 @@ final class EventJournal: @unchecked Sendable {
     /// A test hook: appends that would take the journal's total size past this fail as if the
     /// disk were full.
     private var capacityBytes: Int64?
+    /// A test hook: runs at the start of each ``sync()``, on the syncing thread.
+    private var beforeSync: (@Sendable () -> Void)?
+    /// A test hook: failures a failing disk could give (see ``Faults``).
+    private var faults = Faults()
     private var buffer: [UInt8] = []
     private var isClosed = false
 
@@ -118,16 +124,23 @@ final class EventJournal: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard !isClosed, let active = segments.last else { throw StoreError.closed }
+        try cutFailedWrite(active)
         let frameBytes = Int64(Self.headerBytes + payload.count)
         if let capacityBytes, segments.reduce(0, { $0 + $1.end }) + frameBytes > capacityBytes {
             throw StoreError(code: ENOSPC, message: "the event journal is full (test capacity)")
         }
         let seq = nextSeq
         Self.frame(seq: seq, committedMs: committedMs, payload: payload, into: &buffer)
-        let written = buffer.withUnsafeBytes { Self.writeAll(active.fd, $0) }
+        let written = buffer.withUnsafeBytes { bytes in
+            guard let stop = faults.writeStopsAfter else { return Self.writeAll(active.fd, bytes) }
+            faults.writeStopsAfter = nil
+            _ = Self.writeAll(active.fd, UnsafeRawBufferPointer(rebasing: bytes.prefix(stop)))
+            return EIO
+        }
         if written != 0 {
-            // Leave no partial entry behind: the next append must start on a boundary.
-            _ = ftruncate(active.fd, off_t(active.end))
+            // Leave no partial entry behind: the next append must start on a boundary. If it
+            // stays, the next append (or rotation) tries again first.
+            active.holdsFailedWrite = !truncate(active)
             throw StoreError(
                 code: written,
                 message: "writing the event journal failed: \(String(cString: strerror(written)))")
@@ -141,18 +154,33 @@ final class EventJournal: @unchecked Sendable {
         return seq
     }
 
-    /// Starts a new segment if the active one holds anything, so that a checkpoint can later
-    /// remove every segment before it.
+    /// Starts a new segment if the active one holds anything and is the only one, so that a
+    /// checkpoint can later remove every segment before it. While an earlier segment is still
+    /// there — the checkpoint that was to remove it failed — no other starts: checkpoints that
+    /// keep failing (a full disk, SQLite busy) must not leave a file and a descriptor per
+    /// attempt, which would run the process (and its next start) out of descriptors. The next
+    /// checkpoint that succeeds removes the earlier one, and the one after it rotates again.
     func rotate() throws(StoreError) {
         lock.lock()
         defer { lock.unlock() }
-        guard !isClosed, let active = segments.last, active.end > 0 else { return }
+        guard !isClosed, segments.count == 1, let active = segments.last, active.end > 0 else { return }
+        // A segment that is not the last must end on a whole entry, or start-up takes it for damage.
+        try cutFailedWrite(active)
         try startSegment()
     }
 
     /// Flushes everything appended so far to the disk (`fdatasync`). Only the active segment
     /// can hold unsynced entries: a segment is synced before the next one starts.
+    ///
+    /// Known limit of the power-cut promise: when an `fdatasync` fails (`EIO`), Linux may drop
+    /// the pages it could not write and reports the error once per open file, so a later sync
+    /// can succeed over entries that are gone. The group whose sync failed is told so, but a
+    /// later group (or a repeat of one of its ids) may be acknowledged; and the sync of a
+    /// segment that stops being the active one (`startSegment`) reports nothing at all. Only a
+    /// fail-stop journal — no append after a failed sync until a restart reads the files again
+    /// — would close this; it is a policy for the fsync mode as a whole, not taken here.
     func sync() throws(StoreError) {
+        lock.withLock { beforeSync }?()
         // A duplicate descriptor keeps the file open even if the folder removes the segment
         // meanwhile, and lets appends go on while the disk works.
         let fd: Int32 = lock.withLock { segments.last.map { dup($0.fd) } ?? -1 }
@@ -178,13 +206,34 @@ final class EventJournal: @unchecked Sendable {
         lock.withLock { capacityBytes = bytes }
     }
 
+    /// Failures to inject, as a failing disk gives them (a test hook).
+    struct Faults {
+        /// The next append's write stops after this many bytes and fails with `EIO`.
+        var writeStopsAfter: Int?
+        /// Cutting a failed write off the active segment (`ftruncate`) fails with `EIO`.
+        var truncateFails = false
+    }
+
+    /// Sets the failures to inject (a test hook).
+    func setFaults(_ faults: Faults) {
+        lock.withLock { self.faults = faults }
+    }
+
+    /// Sets the hook that runs at the start of each ``sync()`` (`nil`: none).
+    func setBeforeSync(_ hook: (@Sendable () -> Void)?) {
+        lock.withLock { beforeSync = hook }
+    }
+
     /// A cursor at the start of the journal.
     var start: Cursor {
         lock.withLock { Cursor(segment: segments.first?.firstSeq ?? nextSeq, offset: 0) }
     }
 
     /// Reads up to `maxEntries` whole entries from `cursor` on, moving it past them; moves on
-    /// to the next segment when one is read to its end and a newer one exists.
+    /// to the next segment when one is read to its end and a newer one exists. The reading
+    /// itself runs outside `lock` on the segment's descriptor: only while nothing removes
+    /// segments (start-up before the checkpointer starts, or an instance opened `readOnly`) —
+    /// ``removeSegments(foldedThrough:)`` closes descriptors a read might still use.
     func read(from cursor: inout Cursor, maxEntries: Int) throws(StoreError) -> [Entry] {
         var entries: [Entry] = []
         while entries.count < maxEntries {
@@ -250,11 +299,32 @@ final class EventJournal: @unchecked Sendable {
 
     // MARK: - Files
 
+    /// Cuts off what a failed write left past `segment`'s whole entries, if anything; throws if
+    /// that fails again. The next start would take such bytes for a torn tail and cut off every
+    /// entry after them, or refuse to start: nothing is appended after them. Callers hold `lock`.
+    private func cutFailedWrite(_ segment: Segment) throws(StoreError) {
+        guard segment.holdsFailedWrite else { return }
+        guard truncate(segment) else {
+            throw Self.error("cutting a failed write off the event journal failed; no appends until it works")
+        }
+        segment.holdsFailedWrite = false
+    }
+
+    /// Cuts the active segment back to its whole entries; whether that worked. Callers hold `lock`.
+    private func truncate(_ segment: Segment) -> Bool {
+        if faults.truncateFails {
+            errno = EIO
+            return false
+        }
+        return ftruncate(segment.fd, off_t(segment.end)) == 0
+    }
+
     /// Starts a new active segment whose first entry is `nextSeq`. Callers hold `lock` (or are
     /// `init`).
     private func startSegment() throws(StoreError) {
         if let previous = segments.last, durableAcrossPowerLoss {
             // `sync()` syncs only the active segment: sync this one before it stops being it.
+            // (A failure goes unreported: see the known limit at `sync()`.)
             _ = fdatasync(previous.fd)
         }
         let fd: Int32
@@ -296,7 +366,11 @@ final class EventJournal: @unchecked Sendable {
     /// Checks every entry of `segment`; returns the end of its whole entries and the last seq.
     /// A bad or short entry at the end of the last segment is a write the process or the
     /// machine did not finish: it was never acknowledged, so it is cut off. Anywhere else it
-    /// is damage, and the store refuses to start rather than skip acknowledged events.
+    /// is damage, and the store refuses to start rather than skip acknowledged events — also in
+    /// the last segment when a sound entry with a later seq follows the bad one, as one never
+    /// follows a torn write (the last thing written). (With `--fsync-commits`, a power cut can
+    /// in principle keep a later unsynced entry and lose an earlier one; both were
+    /// unacknowledged, and start-up then refuses too: a false alarm, never a silent loss.)
     private func scan(_ segment: Segment, isLast: Bool, cutTornEnd: Bool) throws(StoreError) -> (
         Int64, Int64?
     ) {
@@ -312,17 +386,50 @@ final class EventJournal: @unchecked Sendable {
             offset = chunk.offset
         }
         if offset < size, cutTornEnd {
-            guard isLast else {
+            let lastSound = lastSeq ?? segment.firstSeq - 1
+            guard isLast, try !soundEntryFollows(fd: segment.fd, from: offset, to: size, after: lastSound)
+            else {
                 throw StoreError(
                     code: 0,
                     message:
-                        "event journal segment \(segment.path ?? "") is damaged at byte \(offset) of \(size)")
+                        "event journal segment \(segment.path ?? "") is damaged at byte \(offset) of \(size), "
+                        + "before entries that are sound; nothing was cut off")
             }
             guard ftruncate(segment.fd, off_t(offset)) == 0 else {
                 throw Self.error("cannot cut the torn end off the event journal")
             }
         }
         return (offset, lastSeq)
+    }
+
+    /// Whether a sound entry with a seq after `lastSeq` starts anywhere in `from..<to` after its
+    /// first byte: then the bad entry at `from` is damage, not a torn write. Start-up only, and
+    /// only when an entry failed; reads the rest of the segment.
+    private func soundEntryFollows(fd: Int32, from: Int64, to: Int64, after lastSeq: Int64) throws(StoreError)
+        -> Bool
+    {
+        var bytes = [UInt8](repeating: 0, count: Int(to - from))
+        let got = bytes.withUnsafeMutableBytes { Self.readAll(fd, $0, at: from) }
+        guard got >= 0 else { throw Self.error("reading the event journal failed") }
+        // Entries take at least a header each: no later seq can be larger than this.
+        let highest = lastSeq + 1 + Int64(got / Self.headerBytes)
+        return bytes.withUnsafeBytes { raw in
+            let data = UnsafeRawBufferPointer(rebasing: raw[..<got])
+            var position = 1
+            while position + Self.headerBytes <= data.count {
+                defer { position += 1 }
+                let seq = Int64(
+                    littleEndian: data.loadUnaligned(fromByteOffset: position + 8, as: Int64.self))
+                guard seq > lastSeq, seq <= highest else { continue }
+                let length = Int(data.loadUnaligned(fromByteOffset: position, as: UInt32.self).littleEndian)
+                guard position + Self.headerBytes + length <= data.count else { continue }
+                let checksum = data.loadUnaligned(fromByteOffset: position + 4, as: UInt32.self).littleEndian
+                let covered = UnsafeRawBufferPointer(
+                    rebasing: data[(position + 8)..<(position + Self.headerBytes + length)])
+                if CRC32.checksum(covered) == checksum { return true }
+            }
+            return false
+        }
     }
 
     /// Reads whole, sound entries of `fd` between `from` and `to`; stops early at `maxEntries`

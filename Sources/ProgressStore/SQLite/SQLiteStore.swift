@@ -15,7 +15,7 @@ public final class SQLiteStore: ProgressStore {
     /// The path given to `init`, or `:memory:`.
     public let path: String
     private let isInMemory: Bool
-    private let journal: EventJournal
+    let journal: EventJournal
     private let writer: SQLiteWriter
     private let checkpointer: SQLiteCheckpointer
     /// Every statistic is read from here; SQLite is where it survives restarts.
@@ -23,8 +23,9 @@ public final class SQLiteStore: ProgressStore {
     private let writable = Locked(true)
     private let closed = Locked(false)
     /// An exclusive `flock` on `<path>.lock`, held while open: two processes appending to one
-    /// journal and checkpointing into one database would lose events.
-    private let lockFile: Int32
+    /// journal and checkpointing into one database would lose events. (`nil` in memory.) Let go
+    /// of at ``close()``, and when an `init` that took it fails.
+    private let lockFile: LockFile?
 
     /// Opens (creating if needed, with its parent folder) the database at `path`; `:memory:`
     /// makes a private in-memory database that lives until ``close()``.
@@ -43,7 +44,7 @@ public final class SQLiteStore: ProgressStore {
         self.path = path
         self.isInMemory = path == ":memory:"
         let (stateName, plainPath) = try Self.filenames(for: path)
-        lockFile = try plainPath.map(Self.lockExclusively) ?? -1
+        lockFile = try plainPath.map(LockFile.init)
 
         let state = try SQLiteConnection(filename: stateName, busyTimeoutMs: options.busyTimeoutMs)
         if !isInMemory {
@@ -158,21 +159,6 @@ public final class SQLiteStore: ProgressStore {
         return last
     }
 
-    /// Takes the store's lock file, or explains who has it.
-    private static func lockExclusively(_ path: String) throws(StoreError) -> Int32 {
-        let fd = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw StoreError(
-                code: errno, message: "cannot open \(path).lock: \(String(cString: strerror(errno)))")
-        }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            _ = Foundation.close(fd)
-            throw StoreError(
-                code: EWOULDBLOCK, message: "\(path) is open in another process (\(path).lock is locked)")
-        }
-        return fd
-    }
-
     static func removeLegacyLog(of path: String) {
         for suffix in ["", "-wal", "-shm"] {
             try? FileManager.default.removeItem(atPath: path + "-events" + suffix)
@@ -215,7 +201,7 @@ public final class SQLiteStore: ProgressStore {
         writer.close()
         checkpointer.stop()
         journal.close()
-        if lockFile >= 0 { _ = Foundation.close(lockFile) }
+        lockFile?.release()
     }
 
     /// Lets go of everything without a last checkpoint, as if the process had been killed —
@@ -225,7 +211,7 @@ public final class SQLiteStore: ProgressStore {
         writer.close()
         checkpointer.stop(saving: false)
         journal.close()
-        if lockFile >= 0 { _ = Foundation.close(lockFile) }
+        lockFile?.release()
     }
 
     /// The name SQLite opens for the state database of `path` (connections open with
@@ -244,5 +230,39 @@ public final class SQLiteStore: ProgressStore {
         }
         // A plain path that happens to start with "file:" must not be read as a URI.
         return (path.hasPrefix("file:") ? "./" + path : path, url.path)
+    }
+}
+
+/// The store's lock file, `<path>.lock`, with an exclusive `flock` on it; let go of by
+/// ``release()`` or, at the latest, when dropped — also when the `init` that took it fails
+/// further on, so that this process can try again.
+private final class LockFile: Sendable {
+    private let fd: Locked<Int32>
+
+    /// Takes the lock file of the store at `path`, or explains who has it.
+    init(_ path: String) throws(StoreError) {
+        let fd = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw StoreError(
+                code: errno, message: "cannot open \(path).lock: \(String(cString: strerror(errno)))")
+        }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            _ = Foundation.close(fd)
+            throw StoreError(
+                code: EWOULDBLOCK, message: "\(path) is open in another process (\(path).lock is locked)")
+        }
+        self.fd = Locked(fd)
+    }
+
+    deinit {
+        release()
+    }
+
+    /// Closes the file, which lets go of the lock; idempotent.
+    func release() {
+        fd.withLock { fd in
+            if fd >= 0 { _ = Foundation.close(fd) }
+            fd = -1
+        }
     }
 }

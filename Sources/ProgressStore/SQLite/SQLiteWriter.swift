@@ -66,19 +66,29 @@ final class SQLiteWriter: @unchecked Sendable {
     /// Counts `events` that are not repeats, writes them to the journal and folds them into the
     /// index; `completion` runs once they are durable — before `append` returns, unless every
     /// commit is fsynced. If the write fails, none of them counted.
+    ///
+    /// With an fsync per commit, the index (and so every read) has the events as soon as they
+    /// are written, before their `fdatasync`: a read may show an event whose acknowledgement is
+    /// still on its way, and a power cut before the sync would take back what a read showed —
+    /// but nothing acknowledged. What must wait for the sync is every acknowledgement: also that
+    /// of a batch of repeats only, whose "already stored" may refer to an entry written a moment
+    /// ago and not synced yet. So every successful append joins the group commit.
     func append(
         _ events: [EventRecord], completion: @escaping @Sendable (Result<AppendResult, StoreError>) -> Void
     ) {
-        let outcome = lock.withLock { () -> Result<AppendResult, StoreError> in
+        let outcome = lock.withLock { () -> Result<AppendResult, StoreError>? in
             guard !isClosed else { return .failure(.closed) }
-            return write(events)
-        }
-        if let syncer, case .success(let result) = outcome, result.counted > 0 {
+            let outcome = write(events)
+            guard let syncer, case .success(let result) = outcome else { return outcome }
+            // Queued under `lock`: ``close()`` takes it before it closes the queue, so a written
+            // entry's completion is always queued and waited for — not refused as "closed" while
+            // its events count (and would count again when the client retries).
             let queued = syncer.enqueue(SyncRequest { synced in completion(synced.map { result }) })
-            if !queued { completion(.failure(.closed)) }
-            return
+            // Only ``close()`` closes the queue, after setting `isClosed`: this cannot fail.
+            precondition(queued, "the sync queue closed while the writer was open")
+            return nil
         }
-        completion(outcome)
+        if let outcome { completion(outcome) }
     }
 
     /// Writes one empty entry to learn whether the journal still takes writes.
@@ -100,7 +110,8 @@ final class SQLiteWriter: @unchecked Sendable {
 
     /// What a checkpoint saves, at one instant between two appends: the journal's last seq, the
     /// articles whose version differs from `saved` and the ids. The journal moves to a new
-    /// segment, so that the checkpoint can remove the ones before.
+    /// segment, so that the checkpoint can remove the ones before (unless an earlier one is
+    /// still there: see ``EventJournal/rotate()``).
     func capture(changedSince saved: [ExactKey: UInt64]) -> CheckpointCapture {
         lock.withLock {
             try? journal.rotate()
