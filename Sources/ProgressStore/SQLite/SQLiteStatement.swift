@@ -60,9 +60,12 @@ final class SQLiteStatement {
         while try step() {}
     }
 
-    /// Ready for the next execution; bindings are kept but every use rebinds all of them.
+    /// Ready for the next execution, with its bindings cleared: a statement kept in the cache
+    /// would otherwise hold SQLite's copy of the last blob bound to it — a checkpoint's article,
+    /// hundreds of megabytes for a large one — until its next use.
     func reset() {
         sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
     }
 
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
