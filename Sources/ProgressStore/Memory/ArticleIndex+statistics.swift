@@ -51,8 +51,7 @@ extension ArticleIndex {
     func summaries(in days: DayRange, named: Bool) -> [ReaderSummary] {
         var summaries: [ReaderSummary] = []
         summaries.reserveCapacity(names.count)
-        for slot in 0..<Int32(names.count) {
-            guard let figures = figures(of: slot, in: days) else { continue }
+        forEachReader(in: days) { slot, figures in
             summaries.append(
                 ReaderSummary(
                     reader: named ? names.name(at: slot) : "", maxProgress: figures.maxProgress,
@@ -78,10 +77,11 @@ extension ArticleIndex {
         if let histograms, let edge = DepthHistogram.edge(of: threshold) {
             completed = histograms.progress.count(atOrAbove: edge)
         } else {
-            completed = (0..<Int32(names.count)).reduce(0) { completed, slot in
-                guard let allTime = figures(of: slot, in: .allTime) else { return completed }
-                return allTime.scrollable && allTime.maxProgress >= threshold ? completed + 1 : completed
+            var count = 0
+            forEachReader(in: .allTime) { _, allTime in
+                if allTime.scrollable && allTime.maxProgress >= threshold { count += 1 }
             }
+            completed = count
         }
         return ArticleListing(
             article: name, readers: names.count, events: totals.events,

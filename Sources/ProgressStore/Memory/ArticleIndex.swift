@@ -108,6 +108,25 @@ struct ArticleIndex: Sendable {
         return folded
     }
 
+    /// Calls `body` with each reader that has a day in `days`, in slot order, and its figures
+    /// folded over those days. Reads the first-day records a chunk at a time: indexing the
+    /// chunked column once per reader made a fold over a million readers 60% slower.
+    func forEachReader(in days: DayRange, _ body: (_ slot: Int32, _ figures: DayFigures) -> Void) {
+        let from = days.from ?? .min
+        let to = days.to ?? .max
+        firstDays.records.forEachChunk { start, records in
+            for offset in records.indices {
+                let record = records[offset]
+                let slot = start + offset
+                if record.hasOtherDays {
+                    if let figures = figures(of: Int32(slot), in: days) { body(Int32(slot), figures) }
+                } else if record.day >= from && record.day <= to {
+                    body(Int32(slot), firstDays.figures(of: record, at: slot))
+                }
+            }
+        }
+    }
+
     /// Moves a reader's all-time depths from `before` (nil for a new reader) to `after`.
     private mutating func recount(from before: DayFigures?, to after: DayFigures) {
         let wasCounted = before?.scrollable ?? false
@@ -136,8 +155,7 @@ struct ArticleIndex: Sendable {
     private mutating func buildHistograms() {
         var progress = DepthHistogram()
         var seenDepth = DepthHistogram()
-        for slot in 0..<Int32(names.count) {
-            guard let allTime = figures(of: slot, in: .allTime) else { continue }
+        forEachReader(in: .allTime) { _, allTime in
             if allTime.scrollable { progress.insert(allTime.maxProgress) }
             seenDepth.insert(allTime.maxSeenDepth)
         }
@@ -182,27 +200,19 @@ extension ArticleIndex {
         let counting = names.count > Self.histogramMinimumReaders
         var firstMs = Int64.max
         var lastMs = Int64.min
-        // Chunk by chunk: indexing a ChunkedArray per record was most of a restore's cost.
-        firstDays.records.forEachChunk { start, records in
-            for offset in records.indices {
-                let record = records[offset]
-                let slot = start + offset
-                let allTime =
-                    record.hasOtherDays
-                    ? walk(Int32(slot), lookingFor: record.day).0 : firstDays.figures(of: record, at: slot)
-                totals.events += allTime.events
-                totals.engagedMs += allTime.engagedMs
-                firstMs = min(firstMs, allTime.firstMs)
-                lastMs = max(lastMs, allTime.lastMs)
-                if allTime.scrollable {
-                    totals.progressSum.add(allTime.maxProgress)
-                    if counting { progress.insert(allTime.maxProgress) }
-                } else {
-                    totals.unscrollable += 1
-                }
-                totals.seenSum.add(allTime.maxSeenDepth)
-                if counting { seenDepth.insert(allTime.maxSeenDepth) }
+        forEachReader(in: .allTime) { _, allTime in
+            totals.events += allTime.events
+            totals.engagedMs += allTime.engagedMs
+            firstMs = min(firstMs, allTime.firstMs)
+            lastMs = max(lastMs, allTime.lastMs)
+            if allTime.scrollable {
+                totals.progressSum.add(allTime.maxProgress)
+                if counting { progress.insert(allTime.maxProgress) }
+            } else {
+                totals.unscrollable += 1
             }
+            totals.seenSum.add(allTime.maxSeenDepth)
+            if counting { seenDepth.insert(allTime.maxSeenDepth) }
         }
         if names.count > 0 {
             totals.firstMs = firstMs
