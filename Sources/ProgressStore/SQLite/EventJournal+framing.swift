@@ -1,0 +1,123 @@
+import Foundation
+
+/// How entries sit in a segment file: the frame (length, CRC-32, seq, commit time, payload),
+/// and reading and writing whole runs of them.
+extension EventJournal {
+    /// Reads whole, sound entries of `fd` between `from` and `to`; stops early at `maxEntries`
+    /// or at the first entry that is short or fails its checksum.
+    func readEntries(fd: Int32, from: Int64, to: Int64, maxEntries: Int) throws(StoreError) -> (
+        entries: [Entry], offset: Int64
+    ) {
+        let span = Int(min(to - from, 4 << 20))
+        var bytes = [UInt8](repeating: 0, count: span)
+        let got = bytes.withUnsafeMutableBytes { Self.readAll(fd, $0, at: from) }
+        guard got >= 0 else { throw Self.error("reading the event journal failed") }
+        var entries: [Entry] = []
+        var position = 0
+        bytes.withUnsafeBytes { raw in
+            let data = UnsafeRawBufferPointer(rebasing: raw[..<got])
+            while entries.count < maxEntries, position + Self.headerBytes <= data.count {
+                let length = Int(data.loadUnaligned(fromByteOffset: position, as: UInt32.self).littleEndian)
+                let checksum = data.loadUnaligned(fromByteOffset: position + 4, as: UInt32.self).littleEndian
+                let total = Self.headerBytes + length
+                guard position + total <= data.count else { break }
+                let covered = UnsafeRawBufferPointer(rebasing: data[(position + 8)..<(position + total)])
+                guard CRC32.checksum(covered) == checksum else { break }
+                let seq = Int64(
+                    littleEndian: data.loadUnaligned(fromByteOffset: position + 8, as: Int64.self))
+                let committedMs = Int64(
+                    littleEndian: data.loadUnaligned(fromByteOffset: position + 16, as: Int64.self))
+                let payload = [UInt8](
+                    UnsafeRawBufferPointer(rebasing: data[(position + 24)..<(position + total)]))
+                entries.append(Entry(seq: seq, committedMs: committedMs, payload: payload))
+                position += total
+            }
+        }
+        if entries.isEmpty, position == 0, got == span, span < to - from {
+            // An entry larger than one read: read exactly it.
+            return try readLargeEntry(fd: fd, at: from, limit: to)
+        }
+        return (entries, from + Int64(position))
+    }
+
+    func readLargeEntry(fd: Int32, at offset: Int64, limit: Int64) throws(StoreError) -> (
+        entries: [Entry], offset: Int64
+    ) {
+        var header = [UInt8](repeating: 0, count: Self.headerBytes)
+        guard header.withUnsafeMutableBytes({ Self.readAll(fd, $0, at: offset) }) == Self.headerBytes else {
+            return ([], offset)
+        }
+        let length = header.withUnsafeBytes { Int($0.loadUnaligned(as: UInt32.self).littleEndian) }
+        guard offset + Int64(Self.headerBytes + length) <= limit else { return ([], offset) }
+        return try readEntriesExactly(fd: fd, from: offset, count: Self.headerBytes + length)
+    }
+
+    func readEntriesExactly(fd: Int32, from: Int64, count: Int) throws(StoreError) -> (
+        entries: [Entry], offset: Int64
+    ) {
+        var bytes = [UInt8](repeating: 0, count: count)
+        guard bytes.withUnsafeMutableBytes({ Self.readAll(fd, $0, at: from) }) == count else {
+            return ([], from)
+        }
+        return bytes.withUnsafeBytes { data in
+            let checksum = data.loadUnaligned(fromByteOffset: 4, as: UInt32.self).littleEndian
+            guard CRC32.checksum(UnsafeRawBufferPointer(rebasing: data[8...])) == checksum else {
+                return ([], from)
+            }
+            let entry = Entry(
+                seq: Int64(littleEndian: data.loadUnaligned(fromByteOffset: 8, as: Int64.self)),
+                committedMs: Int64(littleEndian: data.loadUnaligned(fromByteOffset: 16, as: Int64.self)),
+                payload: [UInt8](UnsafeRawBufferPointer(rebasing: data[24...])))
+            return ([entry], from + Int64(count))
+        }
+    }
+
+    /// Lays out one entry in `buffer`.
+    static func frame(seq: Int64, committedMs: Int64, payload: [UInt8], into buffer: inout [UInt8]) {
+        buffer.removeAll(keepingCapacity: true)
+        buffer.reserveCapacity(headerBytes + payload.count)
+        append(UInt32(truncatingIfNeeded: payload.count), to: &buffer)
+        append(UInt32(0), to: &buffer)  // the checksum, filled in below
+        append(UInt64(bitPattern: seq), to: &buffer)
+        append(UInt64(bitPattern: committedMs), to: &buffer)
+        buffer += payload
+        let checksum = buffer.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[8...])) }
+        withUnsafeBytes(of: checksum.littleEndian) { bytes in
+            for index in 0..<4 { buffer[4 + index] = bytes[index] }
+        }
+    }
+
+    static func append<T: FixedWidthInteger>(_ value: T, to buffer: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { buffer.append(contentsOf: $0) }
+    }
+
+    /// Writes all of `bytes`; 0, or the errno of the failure.
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+        var done = 0
+        while done < bytes.count {
+            let count = write(fd, bytes.baseAddress! + done, bytes.count - done)
+            if count < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            if count == 0 { return EIO }
+            done += count
+        }
+        return 0
+    }
+
+    /// Reads up to `bytes.count` bytes at `offset`; how many, or -1.
+    static func readAll(_ fd: Int32, _ bytes: UnsafeMutableRawBufferPointer, at offset: Int64) -> Int {
+        var done = 0
+        while done < bytes.count {
+            let count = pread(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
+            if count < 0 {
+                if errno == EINTR { continue }
+                return -1
+            }
+            if count == 0 { break }
+            done += count
+        }
+        return done
+    }
+}
