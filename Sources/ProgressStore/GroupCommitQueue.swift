@@ -46,13 +46,6 @@ final class GroupCommitQueue<Item: Sendable>: @unchecked Sendable {
         return true
     }
 
-    /// Whether the calling code runs on the queue's own thread (inside `process`).
-    var isCurrentThread: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return runsOnQueueThread
-    }
-
     // Callers hold `condition`.
     private var runsOnQueueThread: Bool {
         thread.map { $0 === Thread.current } ?? false

@@ -16,21 +16,9 @@ extension EventJournal {
         var position = 0
         bytes.withUnsafeBytes { raw in
             let data = UnsafeRawBufferPointer(rebasing: raw[..<got])
-            while entries.count < maxEntries, position + Self.headerBytes <= data.count {
-                let length = Int(data.loadUnaligned(fromByteOffset: position, as: UInt32.self).littleEndian)
-                let checksum = data.loadUnaligned(fromByteOffset: position + 4, as: UInt32.self).littleEndian
-                let total = Self.headerBytes + length
-                guard position + total <= data.count else { break }
-                let covered = UnsafeRawBufferPointer(rebasing: data[(position + 8)..<(position + total)])
-                guard CRC32.checksum(covered) == checksum else { break }
-                let seq = Int64(
-                    littleEndian: data.loadUnaligned(fromByteOffset: position + 8, as: Int64.self))
-                let committedMs = Int64(
-                    littleEndian: data.loadUnaligned(fromByteOffset: position + 16, as: Int64.self))
-                let payload = [UInt8](
-                    UnsafeRawBufferPointer(rebasing: data[(position + 24)..<(position + total)]))
-                entries.append(Entry(seq: seq, committedMs: committedMs, payload: payload))
-                position += total
+            while entries.count < maxEntries, let frame = Self.soundFrame(in: data, at: position) {
+                entries.append(frame.entry(in: data))
+                position += frame.total
             }
         }
         if entries.isEmpty, position == 0, got == span, span < to - from {
@@ -60,16 +48,43 @@ extension EventJournal {
             return ([], from)
         }
         return bytes.withUnsafeBytes { data in
-            let checksum = data.loadUnaligned(fromByteOffset: 4, as: UInt32.self).littleEndian
-            guard CRC32.checksum(UnsafeRawBufferPointer(rebasing: data[8...])) == checksum else {
+            guard let frame = Self.soundFrame(in: data, at: 0), frame.total == count else {
                 return ([], from)
             }
-            let entry = Entry(
-                seq: Int64(littleEndian: data.loadUnaligned(fromByteOffset: 8, as: Int64.self)),
-                committedMs: Int64(littleEndian: data.loadUnaligned(fromByteOffset: 16, as: Int64.self)),
-                payload: [UInt8](UnsafeRawBufferPointer(rebasing: data[24...])))
-            return ([entry], from + Int64(count))
+            return ([frame.entry(in: data)], from + Int64(count))
         }
+    }
+
+    /// Where one whole entry lies in a buffer read from a segment.
+    struct Frame {
+        var position: Int
+        var total: Int
+        var seq: Int64
+
+        func entry(in data: UnsafeRawBufferPointer) -> Entry {
+            Entry(
+                seq: seq,
+                committedMs: Int64(
+                    littleEndian: data.loadUnaligned(fromByteOffset: position + 16, as: Int64.self)),
+                payload: [UInt8](
+                    UnsafeRawBufferPointer(rebasing: data[(position + headerBytes)..<(position + total)])))
+        }
+    }
+
+    /// The entry starting at `position` of `data`, if it is whole there and its checksum holds —
+    /// the one test of soundness reading, start-up and the damage search share.
+    static func soundFrame(in data: UnsafeRawBufferPointer, at position: Int) -> Frame? {
+        guard position + headerBytes <= data.count else { return nil }
+        let length = Int(data.loadUnaligned(fromByteOffset: position, as: UInt32.self).littleEndian)
+        let total = headerBytes + length
+        guard total <= data.count - position else { return nil }
+        let checksum = data.loadUnaligned(fromByteOffset: position + 4, as: UInt32.self).littleEndian
+        guard
+            CRC32.checksum(UnsafeRawBufferPointer(rebasing: data[(position + 8)..<(position + total)]))
+                == checksum
+        else { return nil }
+        let seq = Int64(littleEndian: data.loadUnaligned(fromByteOffset: position + 8, as: Int64.self))
+        return Frame(position: position, total: total, seq: seq)
     }
 
     /// Lays out one entry in `buffer`.

@@ -36,7 +36,7 @@ final class EventJournal: @unchecked Sendable {
     /// A new segment starts once the active one is past this size.
     static let defaultSegmentBytes: Int64 = 64 << 20
 
-    private final class Segment {
+    final class Segment {
         let firstSeq: Int64
         let fd: Int32
         let path: String?
@@ -311,7 +311,7 @@ final class EventJournal: @unchecked Sendable {
     }
 
     /// Cuts the active segment back to its whole entries; whether that worked. Callers hold `lock`.
-    private func truncate(_ segment: Segment) -> Bool {
+    func truncate(_ segment: Segment) -> Bool {
         if faults.truncateFails {
             errno = EIO
             return false
@@ -341,95 +341,6 @@ final class EventJournal: @unchecked Sendable {
         }
         guard fd >= 0 else { throw Self.error("cannot create an event journal segment") }
         segments.append(Segment(firstSeq: nextSeq, fd: fd, path: path, end: 0))
-    }
-
-    /// The segments on disk, oldest first.
-    private static func existingSegments(prefix: String?) throws(StoreError) -> [(Int64, String)] {
-        guard let prefix else { return [] }
-        let url = URL(fileURLWithPath: prefix)
-        let folder = url.deletingLastPathComponent().path
-        let stem = url.lastPathComponent
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: folder)
-        } catch {
-            throw StoreError(code: 0, message: "cannot list \(folder): \(error)")
-        }
-        return names.compactMap { name -> (Int64, String)? in
-            guard name.hasPrefix(stem), let seq = Int64(name.dropFirst(stem.count)), seq > 0 else {
-                return nil
-            }
-            return (seq, folder + "/" + name)
-        }.sorted { $0.0 < $1.0 }
-    }
-
-    /// Checks every entry of `segment`; returns the end of its whole entries and the last seq.
-    /// A bad or short entry at the end of the last segment is a write the process or the
-    /// machine did not finish: it was never acknowledged, so it is cut off. Anywhere else it
-    /// is damage, and the store refuses to start rather than skip acknowledged events — also in
-    /// the last segment when a sound entry with a later seq follows the bad one, as one never
-    /// follows a torn write (the last thing written). (With `--fsync-commits`, a power cut can
-    /// in principle keep a later unsynced entry and lose an earlier one; both were
-    /// unacknowledged, and start-up then refuses too: a false alarm, never a silent loss.)
-    private func scan(_ segment: Segment, isLast: Bool, cutTornEnd: Bool) throws(StoreError) -> (
-        Int64, Int64?
-    ) {
-        var stat = stat()
-        guard fstat(segment.fd, &stat) == 0 else { throw Self.error("cannot stat the event journal") }
-        let size = Int64(stat.st_size)
-        var offset: Int64 = 0
-        var lastSeq: Int64?
-        while offset < size {
-            let chunk = try readEntries(fd: segment.fd, from: offset, to: size, maxEntries: 4096)
-            if let seq = chunk.entries.last?.seq { lastSeq = seq }
-            if chunk.offset == offset { break }  // what follows is not a whole, sound entry
-            offset = chunk.offset
-        }
-        if offset < size, cutTornEnd {
-            let lastSound = lastSeq ?? segment.firstSeq - 1
-            guard isLast, try !soundEntryFollows(fd: segment.fd, from: offset, to: size, after: lastSound)
-            else {
-                throw StoreError(
-                    code: 0,
-                    message:
-                        "event journal segment \(segment.path ?? "") is damaged at byte \(offset) of \(size), "
-                        + "before entries that are sound; nothing was cut off")
-            }
-            guard ftruncate(segment.fd, off_t(offset)) == 0 else {
-                throw Self.error("cannot cut the torn end off the event journal")
-            }
-        }
-        return (offset, lastSeq)
-    }
-
-    /// Whether a sound entry with a seq after `lastSeq` starts anywhere in `from..<to` after its
-    /// first byte: then the bad entry at `from` is damage, not a torn write. Start-up only, and
-    /// only when an entry failed; reads the rest of the segment.
-    private func soundEntryFollows(fd: Int32, from: Int64, to: Int64, after lastSeq: Int64) throws(StoreError)
-        -> Bool
-    {
-        var bytes = [UInt8](repeating: 0, count: Int(to - from))
-        let got = bytes.withUnsafeMutableBytes { Self.readAll(fd, $0, at: from) }
-        guard got >= 0 else { throw Self.error("reading the event journal failed") }
-        // Entries take at least a header each: no later seq can be larger than this.
-        let highest = lastSeq + 1 + Int64(got / Self.headerBytes)
-        return bytes.withUnsafeBytes { raw in
-            let data = UnsafeRawBufferPointer(rebasing: raw[..<got])
-            var position = 1
-            while position + Self.headerBytes <= data.count {
-                defer { position += 1 }
-                let seq = Int64(
-                    littleEndian: data.loadUnaligned(fromByteOffset: position + 8, as: Int64.self))
-                guard seq > lastSeq, seq <= highest else { continue }
-                let length = Int(data.loadUnaligned(fromByteOffset: position, as: UInt32.self).littleEndian)
-                guard position + Self.headerBytes + length <= data.count else { continue }
-                let checksum = data.loadUnaligned(fromByteOffset: position + 4, as: UInt32.self).littleEndian
-                let covered = UnsafeRawBufferPointer(
-                    rebasing: data[(position + 8)..<(position + Self.headerBytes + length)])
-                if CRC32.checksum(covered) == checksum { return true }
-            }
-            return false
-        }
     }
 
     /// Makes a new file's directory entry durable (for the power-cut promise of fsync mode).
