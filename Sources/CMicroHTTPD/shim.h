@@ -24,6 +24,9 @@ struct cmhd_daemon_options {
     unsigned int connection_timeout_seconds;
     unsigned int per_ip_connection_limit;
     unsigned int connection_limit;
+    /* Each connection's memory pool (request line, headers, read and write buffers), in
+       bytes; 0 keeps libmicrohttpd's default (32 KiB). */
+    size_t connection_memory_limit;
     cmhd_uri_log_callback uri_log;
     void *uri_log_cls;
     MHD_RequestCompletedCallback completed;
@@ -34,7 +37,7 @@ static inline struct MHD_Daemon *
 cmhd_start_daemon(unsigned int flags, const struct cmhd_daemon_options *options,
                   MHD_AccessHandlerCallback handler, void *handler_cls)
 {
-    struct MHD_OptionItem items[10];
+    struct MHD_OptionItem items[11];
     int n = 0;
     items[n++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_TIMEOUT,
                                          (intptr_t)options->connection_timeout_seconds, NULL};
@@ -42,6 +45,9 @@ cmhd_start_daemon(unsigned int flags, const struct cmhd_daemon_options *options,
                                          (intptr_t)options->per_ip_connection_limit, NULL};
     items[n++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_LIMIT,
                                          (intptr_t)options->connection_limit, NULL};
+    if (options->connection_memory_limit > 0)
+        items[n++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+                                             (intptr_t)options->connection_memory_limit, NULL};
     if (options->threads > 1)
         items[n++] = (struct MHD_OptionItem){MHD_OPTION_THREAD_POOL_SIZE,
                                              (intptr_t)options->threads, NULL};

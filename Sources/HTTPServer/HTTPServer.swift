@@ -51,6 +51,7 @@ public final class HTTPServer: Sendable {
                 connection_timeout_seconds: configuration.connectionTimeoutSeconds,
                 per_ip_connection_limit: configuration.perIPConnectionLimit,
                 connection_limit: configuration.connectionLimit,
+                connection_memory_limit: configuration.connectionMemoryBytes,
                 uri_log: MHDCallbacks.uriLog, uri_log_cls: serverPointer,
                 completed: MHDCallbacks.completed, completed_cls: serverPointer)
             let flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue

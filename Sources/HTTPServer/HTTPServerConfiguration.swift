@@ -20,13 +20,20 @@ public struct HTTPServerConfiguration: Sendable {
     public var perIPConnectionLimit: UInt32
     /// The most connections the server holds open at once.
     public var connectionLimit: UInt32
+    /// The memory libmicrohttpd gives each connection for the request line, the header fields
+    /// and its buffers. It bounds the size of a request's head: one whose head does not fit gets
+    /// 431. libmicrohttpd clears the whole of it after every request, so it is also a cost per
+    /// request; 24 KiB (the default is 32) still takes heads of 11 KiB, a cookie of 8 KiB (the
+    /// longest line nginx accepts by default) included.
+    public var connectionMemoryBytes: Int
 
     /// Creates a configuration; every limit has a production-minded default.
     public init(
         host: String = "127.0.0.1", port: UInt16 = 8080,
         threads: Int = HTTPServerConfiguration.activeCores,
         maxBodyBytes: Int = 1_048_576, connectionTimeoutSeconds: UInt32 = 30,
-        perIPConnectionLimit: UInt32 = 256, connectionLimit: UInt32 = 10_000
+        perIPConnectionLimit: UInt32 = 256, connectionLimit: UInt32 = 10_000,
+        connectionMemoryBytes: Int = 24_576
     ) {
         self.host = host
         self.port = port
@@ -35,6 +42,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.connectionTimeoutSeconds = connectionTimeoutSeconds
         self.perIPConnectionLimit = perIPConnectionLimit
         self.connectionLimit = connectionLimit
+        self.connectionMemoryBytes = connectionMemoryBytes
     }
 
     /// The number of processor cores currently online (at least 1).

@@ -13,6 +13,9 @@ func fail(_ message: String) -> Never {
 }
 
 var port: UInt16 = 8090
+// The service's per-connection memory (HTTPServerConfiguration.connectionMemoryBytes); 0 keeps
+// libmicrohttpd's default, 32 KiB.
+var connectionMemory = 24_576
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -21,8 +24,17 @@ while let argument = arguments.popFirst() {
             fail("--port needs a number from 0 to 65535")
         }
         port = value
+    case "--connection-memory":
+        guard let value = arguments.popFirst().flatMap({ Int($0) }), value >= 0 else {
+            fail("--connection-memory needs a number of bytes (0: libmicrohttpd's default)")
+        }
+        connectionMemory = value
     case "--help", "-h":
-        print("usage: bench-ceiling [--port N]   (default 8090; 0 picks a free port)")
+        print(
+            "usage: bench-ceiling [--port N] [--connection-memory BYTES]\n"
+                + "  --port: default 8090; 0 picks a free port\n"
+                + "  --connection-memory: per-connection memory, default 24576 as the service; 0: libmicrohttpd's 32 KiB"
+        )
         exit(0)
     default:
         fail("unknown argument \(argument)")
@@ -48,7 +60,8 @@ let started: OpaquePointer? = withUnsafePointer(to: &address) { pointer in
         var options = cmhd_daemon_options(
             listen_fd: -1, bind_address: socketAddress, port: port, threads: UInt32(cores),
             connection_timeout_seconds: 30, per_ip_connection_limit: 256, connection_limit: 10_000,
-            uri_log: nil, uri_log_cls: nil, completed: nil, completed_cls: nil)
+            connection_memory_limit: connectionMemory, uri_log: nil, uri_log_cls: nil, completed: nil,
+            completed_cls: nil)
         let flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         return cmhd_start_daemon(UInt32(flags), &options, BareHandler.access, nil)
     }

@@ -12,6 +12,7 @@ struct Options {
     var allowedOrigins = ["*"]
     var connectionTimeout: UInt32 = 30
     var perIPConnectionLimit: UInt32 = 256
+    var connectionMemory = 24_576
     var threads = ProcessInfo.processInfo.activeProcessorCount
     var logRequests = true
     var fsyncCommits = false
@@ -34,6 +35,10 @@ struct Options {
         ("--allowed-origins", "LIST", "CORS allowlist, comma separated; * allows all (default *)"),
         ("--connection-timeout", "SECONDS", "idle or slow connections are closed after this (default 30)"),
         ("--per-ip-connection-limit", "N", "open connections one address may hold (default 256)"),
+        (
+            "--connection-memory", "BYTES",
+            "memory per connection for the request head and buffers; a head that does not fit gets 431 (default 24576: heads of about 11 KiB)"
+        ),
         ("--threads", "N", "HTTP worker threads (default: the number of cores)"),
         ("--log-requests", "true|false", "one log line per request on standard error (default true)"),
         (
@@ -100,6 +105,9 @@ struct Options {
         case "--per-ip-connection-limit":
             guard let limit = UInt32(value), limit >= 1 else { throw bad() }
             perIPConnectionLimit = limit
+        case "--connection-memory":
+            guard let bytes = Int(value), (8192...1 << 20).contains(bytes) else { throw bad() }
+            connectionMemory = bytes
         case "--threads":
             guard let threads = Int(value), (1...256).contains(threads) else { throw bad() }
             self.threads = threads

@@ -26,7 +26,8 @@ func serve(_ options: Options) -> Int32 {
             host: options.host, port: options.port, threads: options.threads,
             maxBodyBytes: options.maxBodyBytes,
             connectionTimeoutSeconds: options.connectionTimeout,
-            perIPConnectionLimit: options.perIPConnectionLimit),
+            perIPConnectionLimit: options.perIPConnectionLimit,
+            connectionMemoryBytes: options.connectionMemory),
         responder: service)
 
     let stop = DispatchSemaphore(value: 0)

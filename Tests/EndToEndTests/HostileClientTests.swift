@@ -152,6 +152,22 @@ struct HostileClientTests {
         #expect(try stats.json["events"] as? Int == 20)
     }
 
+    @Test("heads of 10 KiB are served; one too large for the connection's memory gets 431")
+    func headerFieldLimits() throws {
+        let server = try ServerProcess(store: "memory:")
+        let client = server.client()
+        // Long cookies and tokens are real: the connection's memory must keep taking them.
+        let long = try client.get("/healthz", headers: [("X-Long", String(repeating: "a", count: 10_240))])
+        #expect(long.status == 200)
+        let posted = try client.post(
+            "/v1/events", json: Self.event, headers: [("Cookie", String(repeating: "c", count: 8_192))])
+        #expect(posted.status == 202)
+        let huge = try client.get("/healthz", headers: [("X-Huge", String(repeating: "a", count: 40_960))])
+        #expect(huge.status == 431)
+        // The refusal leaves the server serving.
+        #expect(try client.get("/healthz").status == 200)
+    }
+
     @Test("made-up methods cannot break /metrics or grow it without bound")
     func madeUpMethods() throws {
         let server = try ServerProcess(store: "memory:")
