@@ -12,12 +12,17 @@ extension Double {
     /// A whole percentage of a fraction in `0...1`, `0.15` → `"15%"`: `self × 100` rounded to the
     /// nearest whole number, ties to even.
     var percentText: String {
+        "\(wholePercent)%"
+    }
+
+    /// The number in ``percentText``: `self × 100` rounded to the nearest whole number, ties to even.
+    var wholePercent: Int {
         let hundredths = self * 100
         var whole = Int(hundredths)
         // Exact: both terms lie in 0...100, where a Double holds every fraction the product can have.
         let fraction = hundredths - Double(whole)
         if fraction > 0.5 || (fraction == 0.5 && !whole.isMultiple(of: 2)) { whole += 1 }
-        return "\(whole)%"
+        return whole
     }
 
     /// A non-negative number as a person would write it in a message: `1200`, not `1200.0`.

@@ -11,6 +11,8 @@ public struct ProgressFigures: Sendable, Equatable {
     /// ties to even. Seed 000's accessibility value. Made when asked for: the service folds
     /// most figures into statistics without ever showing this text.
     public var percent: String { progress.percentText }
+    /// The number in ``percent``, `15` for `"15%"`, for writers that print it themselves.
+    public var wholePercent: Int { progress.wholePercent }
     /// How much of the article body has come into view, 0…1: the far edge of the viewport over the
     /// body's length. 1 when not scrollable, and when the content is empty and no region is given
     /// (nothing is hidden). Not from a seed but from analytics practice.

@@ -36,8 +36,13 @@ public final class ProgressService: HTTPResponder {
         self.token = configuration.apiToken.map(BearerToken.init)
         self.clock = clock
         var reply = health(writable: true)
-        reply.prepared = PreparedResponse(render(.success(reply), origin: nil))
+        reply.prepared = prepare(reply)
         healthy.set(reply)
+    }
+
+    /// `reply` built into a libmicrohttpd response once, as requests without `Origin` get it.
+    func prepare(_ reply: Reply) -> PreparedResponse? {
+        PreparedResponse(render(.success(reply), origin: nil))
     }
 
     public func respond(to request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
@@ -183,10 +188,5 @@ public final class ProgressService: HTTPResponder {
             return inThousandths(threshold)
         }
         return inThousandths(defaultThreshold)
-    }
-
-    static func seconds(since start: ContinuousClock.Instant) -> Double {
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
     }
 }

@@ -164,6 +164,31 @@ struct CORSTests {
         #expect(try stats.json["readers"] as? Int == Self.allowed.count + Self.others.count)
     }
 
+    @Test(
+        "a stats answer kept for plain requests still gets CORS fields for a browser, and changes with the article"
+    )
+    func cachedStatsAnswers() throws {
+        let server = try ServerProcess(
+            store: "memory:", arguments: ["--allowed-origins", Self.allowed.joined(separator: ",")])
+        let client = server.client()
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let path = "/v1/articles/\(Scenario.segment("/cached"))/stats"
+        let first = Scenario.event(article: "/cached", reader: "r1", y: 100, timeMs: now)
+        #expect(try client.post("/v1/events", json: first).status == 202)
+        // Twice without Origin: the second is the kept answer, built once for such requests.
+        let plain = try (0..<2).map { _ in try client.get(path) }
+        #expect(plain.map(\.status) == [200, 200])
+        #expect(plain[0].text == plain[1].text)
+        #expect(plain[1].header("Access-Control-Allow-Origin") == nil)
+        let browser = try client.get(path, headers: [("Origin", Self.allowed[0])])
+        #expect(browser.text == plain[1].text)
+        #expect(browser.header("Access-Control-Allow-Origin") == Self.allowed[0])
+        #expect(browser.header("Vary")?.contains("Origin") == true)
+        let second = Scenario.event(article: "/cached", reader: "r2", y: 100, timeMs: now)
+        #expect(try client.post("/v1/events", json: second).status == 202)
+        #expect(try client.get(path).json["readers"] as? Int == 2)
+    }
+
     static func preflight(_ route: String, origin: String, port: UInt16) throws -> HTTPClient.Response {
         try Connection(port: port).exchange(
             method: "OPTIONS", target: route,

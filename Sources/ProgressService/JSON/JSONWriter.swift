@@ -64,6 +64,16 @@ struct JSONWriter {
         needsComma = true
     }
 
+    /// Writes `"15%"` for 15, as ``string(_:)`` would write the text, without making it.
+    mutating func percent(_ whole: Int) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        appendDigits(Int64(whole))
+        bytes.append(UInt8(ascii: "%"))
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
     mutating func bool(_ value: Bool) {
         separate()
         appendStatic(value ? "true" : "false")

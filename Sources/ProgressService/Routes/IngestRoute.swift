@@ -6,7 +6,7 @@ extension ProgressService {
     /// `POST /v1/events` (SPEC §4): validate every event, hand the valid ones to the store in one
     /// append, and answer 202 only once the store says they are durable.
     func ingest(_ request: HTTPRequest, _ finish: @escaping Completion) {
-        let started = ContinuousClock.now
+        let started = MonotonicClock.now()
         let batch: EventBatch
         do throws(APIError) {
             guard let format = BodyFormat(contentType: request.header("Content-Type")) else {
@@ -33,7 +33,7 @@ extension ProgressService {
             // thread only has to pick it up; only a repeat needs another rendering.
             let accepted = Self.singleAnswer(record.1, duplicate: false)
             store.append([record.0]) { [self] result in
-                metrics.recordCommit(seconds: Self.seconds(since: started))
+                metrics.recordCommit(nanoseconds: Int(MonotonicClock.now() - started))
                 finish(
                     result.map { outcome in
                         metrics.recordEvents(accepted: 1, rejected: 0, duplicates: outcome.duplicates)
@@ -61,7 +61,7 @@ extension ProgressService {
                 return
             }
             store.append(records) { [self] result in
-                metrics.recordCommit(seconds: Self.seconds(since: started))
+                metrics.recordCommit(nanoseconds: Int(MonotonicClock.now() - started))
                 finish(
                     result.map { outcome in
                         metrics.recordEvents(
@@ -166,7 +166,7 @@ extension ProgressService {
         writer.key("progress")
         writer.number(figures.progress)
         writer.key("percent")
-        writer.string(figures.percent)
+        writer.percent(figures.wholePercent)
         writer.key("seenDepth")
         writer.number(figures.seenDepth)
         writer.key("scrollable")

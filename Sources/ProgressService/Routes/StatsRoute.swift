@@ -18,11 +18,14 @@ extension ProgressService {
         // The version is read before computing: a cached answer is never newer than its label.
         let cacheKey = article + "\u{0}" + (request.query ?? "")
         let version = store.version(of: article)
-        if let version, let body = statsCache.answer(for: cacheKey, version: version) {
-            return Reply(status: 200, body: body)
+        if let version, let cached = statsCache.answer(for: cacheKey, version: version) {
+            return cached
         }
-        let reply = try computeStatistics(article: article, query: request.query)
-        if let version { statsCache.store(reply.body, for: cacheKey, version: version) }
+        var reply = try computeStatistics(article: article, query: request.query)
+        if let version {
+            reply.prepared = prepare(reply)
+            statsCache.store(reply, for: cacheKey, version: version)
+        }
         return reply
     }
 

@@ -4,13 +4,15 @@ import Synchronization
 /// Rendered stats answers, kept while the article they describe has not changed.
 ///
 /// Editors and dashboards ask the same question again and again; between two events on an
-/// article the answer is the same bytes. Each entry remembers the article's version (see
+/// article the answer is the same bytes — and, to a request without `Origin`, the same
+/// libmicrohttpd response, which the reply carries prepared (``Reply/prepared``) so that a hit
+/// costs no allocation and no copy of the body. Each entry remembers the article's version (see
 /// `ProgressStore.version(of:)`) from *before* it was computed, so an entry is never newer
 /// than its label and a change always misses.
 final class AnswerCache: Sendable {
     private struct Entry {
         var version: UInt64
-        var body: [UInt8]
+        var reply: Reply
     }
 
     /// By exact bytes, as the store tells ids apart.
@@ -22,18 +24,18 @@ final class AnswerCache: Sendable {
     }
 
     /// The answer stored under `key` for exactly `version`.
-    func answer(for key: String, version: UInt64) -> [UInt8]? {
+    func answer(for key: String, version: UInt64) -> Reply? {
         entries.withLock { entries in
             guard let entry = entries[ExactKey(key)], entry.version == version else { return nil }
-            return entry.body
+            return entry.reply
         }
     }
 
-    func store(_ body: [UInt8], for key: String, version: UInt64) {
+    func store(_ reply: Reply, for key: String, version: UInt64) {
         entries.withLock { entries in
             // Crude but bounded: a full cache starts again rather than tracking recency.
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-            entries[ExactKey(key)] = Entry(version: version, body: body)
+            entries[ExactKey(key)] = Entry(version: version, reply: reply)
         }
     }
 }

@@ -61,8 +61,8 @@ public final class Metrics: Sendable {
         if duplicates > 0 { eventsDuplicate.add(duplicates, ordering: .relaxed) }
     }
 
-    func recordCommit(seconds: Double) {
-        commitSeconds.observe(nanoseconds: Histogram.nanoseconds(seconds))
+    func recordCommit(nanoseconds: Int) {
+        commitSeconds.observe(nanoseconds: nanoseconds)
     }
 
     /// The Prometheus text exposition format, version 0.0.4.
@@ -124,16 +124,11 @@ final class Histogram: Sendable {
     static let bounds: [Double] = [
         0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10,
     ]
-    private static let nanosecondBounds = bounds.map { nanoseconds($0) }
+    private static let nanosecondBounds = bounds.map { Int(($0 * 1e9).rounded()) }
 
     /// Bucket counts (not cumulative), the last for observations past every bound.
     private let buckets = AtomicCounters(count: Histogram.bounds.count + 1)
     private let sumNanoseconds = Atomic<Int>(0)
-
-    static func nanoseconds(_ seconds: Double) -> Int {
-        guard seconds > 0 else { return 0 }
-        return seconds < 1e9 ? Int((seconds * 1e9).rounded()) : Int(1e18)
-    }
 
     func observe(nanoseconds: Int) {
         let bounds = Self.nanosecondBounds

@@ -19,6 +19,12 @@ struct IndexState {
         slots[ArticleKey(name)].map { articles[Int($0)] }
     }
 
+    /// The version of the article `name`, read in place: copying the article out (as
+    /// ``article(named:)`` does) retains every buffer it holds.
+    func version(of name: String) -> UInt64? {
+        slots[ArticleKey(name)].map { articles[Int($0)].version }
+    }
+
     mutating func fold(article name: String, reader: String, day: Int32, _ figures: DayFigures) {
         let slot: Int32
         if lastSlot >= 0 && ArticleKey.bytesEqual(articles[Int(lastSlot)].name, name) {

@@ -157,7 +157,7 @@ public final class MemoryIndex: Sendable {
     /// A number that changes whenever any figure of `article` may have changed (`nil` for an
     /// unknown article): what an answer computed at one version stays right for.
     public func version(of article: String) -> UInt64? {
-        state.read { $0.article(named: article)?.version }
+        state.read { $0.version(of: article) }
     }
 
     /// (article, reader) pairs held, for metrics and benchmarks.
