@@ -180,6 +180,9 @@ struct CORSTests {
         #expect(plain.map(\.status) == [200, 200])
         #expect(plain[0].text == plain[1].text)
         #expect(plain[1].header("Access-Control-Allow-Origin") == nil)
+        // Another spelling of the same article is another kept answer, with the same figures.
+        let lowercase = try client.get(path.replacingOccurrences(of: "%2F", with: "%2f"))
+        #expect(lowercase.text == plain[1].text)
         let browser = try client.get(path, headers: [("Origin", Self.allowed[0])])
         #expect(browser.text == plain[1].text)
         #expect(browser.header("Access-Control-Allow-Origin") == Self.allowed[0])

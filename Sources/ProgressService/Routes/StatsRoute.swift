@@ -9,22 +9,23 @@ enum MetricName: String, CaseIterable, Sendable {
 extension ProgressService {
     /// `GET /v1/articles/{article}/stats` (SPEC §5).
     func statistics(_ request: HTTPRequest, rawArticle: Substring) throws(APIError) -> Reply {
+        // Kept answers are found by the request as spelled, before any decoding; the article's
+        // version, read before its answer was computed, says whether one still holds.
+        let cacheKey = rawArticle + "?" + (request.query ?? "")
+        if let kept = statsCache.entry(for: cacheKey), store.version(of: kept.article) == kept.version {
+            return kept.reply
+        }
         guard let article = percentDecode(rawArticle), !article.isEmpty else {
             throw APIError(
                 status: 400, code: "invalid_path",
                 message: "the article id is not valid percent-encoded UTF-8",
                 field: "article")
         }
-        // The version is read before computing: a cached answer is never newer than its label.
-        let cacheKey = article + "\u{0}" + (request.query ?? "")
         let version = store.version(of: article)
-        if let version, let cached = statsCache.answer(for: cacheKey, version: version) {
-            return cached
-        }
         var reply = try computeStatistics(article: article, query: request.query)
         if let version {
             reply.prepared = prepare(reply)
-            statsCache.store(reply, for: cacheKey, version: version)
+            statsCache.store(reply, article: article, version: version, for: cacheKey)
         }
         return reply
     }

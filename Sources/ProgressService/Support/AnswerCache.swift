@@ -8,14 +8,17 @@ import Synchronization
 /// libmicrohttpd response, which the reply carries prepared (``Reply/prepared``) so that a hit
 /// costs no allocation and no copy of the body. Each entry remembers the article's version (see
 /// `ProgressStore.version(of:)`) from *before* it was computed, so an entry is never newer
-/// than its label and a change always misses.
+/// than its label and a change always misses. Entries are found by the request as spelled, so
+/// that a hit needs no percent-decoding; two spellings of one article are two entries.
 final class AnswerCache: Sendable {
-    private struct Entry {
+    struct Entry {
+        /// The article the answer describes, decoded.
+        var article: String
         var version: UInt64
         var reply: Reply
     }
 
-    /// By exact bytes, as the store tells ids apart.
+    /// By the request's exact bytes (its spelling of the article, and the query).
     private let entries = Mutex<[ExactKey: Entry]>([:])
     private let capacity: Int
 
@@ -23,19 +26,16 @@ final class AnswerCache: Sendable {
         self.capacity = capacity
     }
 
-    /// The answer stored under `key` for exactly `version`.
-    func answer(for key: String, version: UInt64) -> Reply? {
-        entries.withLock { entries in
-            guard let entry = entries[ExactKey(key)], entry.version == version else { return nil }
-            return entry.reply
-        }
+    /// The answer kept under `key`; it holds while its article's version is still `version`.
+    func entry(for key: String) -> Entry? {
+        entries.withLock { $0[ExactKey(key)] }
     }
 
-    func store(_ reply: Reply, for key: String, version: UInt64) {
+    func store(_ reply: Reply, article: String, version: UInt64, for key: String) {
         entries.withLock { entries in
             // Crude but bounded: a full cache starts again rather than tracking recency.
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-            entries[ExactKey(key)] = Entry(version: version, reply: reply)
+            entries[ExactKey(key)] = Entry(article: article, version: version, reply: reply)
         }
     }
 }
