@@ -1,7 +1,7 @@
 import Foundation
 
 /// How entries sit in a segment file: the frame (length, CRC-32, seq, commit time, payload),
-/// and reading and writing whole runs of them.
+/// laying one out, and reading whole runs of them back.
 extension EventJournal {
     /// Reads whole, sound entries of `fd` between `from` and `to`; stops early at `maxEntries`
     /// or at the first entry that is short or fails its checksum.
@@ -87,38 +87,20 @@ extension EventJournal {
         return Frame(position: position, total: total, seq: seq)
     }
 
-    /// Lays out one entry in `buffer`.
-    static func frame(seq: Int64, committedMs: Int64, payload: [UInt8], into buffer: inout [UInt8]) {
-        buffer.removeAll(keepingCapacity: true)
-        buffer.reserveCapacity(headerBytes + payload.count)
-        append(UInt32(truncatingIfNeeded: payload.count), to: &buffer)
-        append(UInt32(0), to: &buffer)  // the checksum, filled in below
-        append(UInt64(bitPattern: seq), to: &buffer)
-        append(UInt64(bitPattern: committedMs), to: &buffer)
-        buffer += payload
-        let checksum = buffer.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[8...])) }
-        withUnsafeBytes(of: checksum.littleEndian) { bytes in
-            for index in 0..<4 { buffer[4 + index] = bytes[index] }
+    /// Lays out one entry in `destination`, which is exactly its size — in the active
+    /// segment's mapping, where the checksum is then computed over the bytes just copied.
+    static func frame(
+        seq: Int64, committedMs: Int64, payload: [UInt8], into destination: UnsafeMutableRawBufferPointer
+    ) {
+        destination.storeBytes(of: UInt32(truncatingIfNeeded: payload.count).littleEndian, as: UInt32.self)
+        destination.storeBytes(of: seq.littleEndian, toByteOffset: 8, as: Int64.self)
+        destination.storeBytes(of: committedMs.littleEndian, toByteOffset: 16, as: Int64.self)
+        payload.withUnsafeBytes { bytes in
+            guard let source = bytes.baseAddress else { return }
+            (destination.baseAddress! + headerBytes).copyMemory(from: source, byteCount: bytes.count)
         }
-    }
-
-    static func append<T: FixedWidthInteger>(_ value: T, to buffer: inout [UInt8]) {
-        withUnsafeBytes(of: value.littleEndian) { buffer.append(contentsOf: $0) }
-    }
-
-    /// Writes all of `bytes`; 0, or the errno of the failure.
-    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
-        var done = 0
-        while done < bytes.count {
-            let count = write(fd, bytes.baseAddress! + done, bytes.count - done)
-            if count < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            if count == 0 { return EIO }
-            done += count
-        }
-        return 0
+        let checksum = CRC32.checksum(UnsafeRawBufferPointer(rebasing: destination[8...]))
+        destination.storeBytes(of: checksum.littleEndian, toByteOffset: 4, as: UInt32.self)
     }
 
     /// Reads up to `bytes.count` bytes at `offset`; how many, or -1.

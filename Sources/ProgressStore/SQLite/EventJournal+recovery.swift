@@ -1,7 +1,7 @@
 import Foundation
 
 /// What start-up finds on disk: the segments, and in each the whole, sound entries — a torn end
-/// cut off, damage anywhere else refused.
+/// or the zeros allocated after the last entry cut off, damage anywhere else refused.
 extension EventJournal {
     /// The segments on disk, oldest first.
     static func existingSegments(prefix: String?) throws(StoreError) -> [(Int64, String)] {
@@ -24,8 +24,10 @@ extension EventJournal {
     }
 
     /// Checks every entry of `segment`; returns the end of its whole entries and the last seq.
-    /// A bad or short entry at the end of the last segment is a write the process or the
-    /// machine did not finish: it was never acknowledged, so it is cut off. Anywhere else it
+    /// Zeros after the last entry of the last segment are room the writer had allocated for
+    /// the next entries (a killed process leaves them): they are cut off. A bad or short entry
+    /// at the end of the last segment, with only zeros after it, is a write the process or the
+    /// machine did not finish: it was never acknowledged, so it is cut off too. Anywhere else it
     /// is damage, and the store refuses to start rather than skip acknowledged events — also in
     /// the last segment when a sound entry with a later seq follows the bad one, as one never
     /// follows a torn write (the last thing written). (With `--fsync-commits`, a power cut can
@@ -47,8 +49,17 @@ extension EventJournal {
         }
         if offset < size, cutTornEnd {
             let lastSound = lastSeq ?? segment.firstSeq - 1
-            guard isLast, try !soundEntryFollows(fd: segment.fd, from: offset, to: size, after: lastSound)
-            else {
+            var isTornEnd = false
+            if isLast {
+                // The search for a later sound entry would find none in zeros either; but the
+                // common case after a kill is only zeros, and this says so at a glance.
+                isTornEnd = try Self.onlyZeros(fd: segment.fd, from: offset, to: size)
+                if !isTornEnd {
+                    isTornEnd = try !soundEntryFollows(
+                        fd: segment.fd, from: offset, to: size, after: lastSound)
+                }
+            }
+            guard isTornEnd else {
                 throw StoreError(
                     code: 0,
                     message:
@@ -60,6 +71,23 @@ extension EventJournal {
             }
         }
         return (offset, lastSeq)
+    }
+
+    /// Whether the bytes of `fd` in `from..<to` are all zero.
+    static func onlyZeros(fd: Int32, from: Int64, to: Int64) throws(StoreError) -> Bool {
+        let zeros = [UInt8](repeating: 0, count: Int(min(to - from, 1 << 20)))
+        var bytes = zeros
+        var offset = from
+        while offset < to {
+            let count = Int(min(to - offset, Int64(bytes.count)))
+            let got = bytes.withUnsafeMutableBytes {
+                readAll(fd, UnsafeMutableRawBufferPointer(rebasing: $0[..<count]), at: offset)
+            }
+            guard got >= 0 else { throw error("reading the event journal failed") }
+            guard got == count, memcmp(bytes, zeros, count) == 0 else { return false }
+            offset += Int64(count)
+        }
+        return true
     }
 
     /// Whether a sound entry with a seq after `lastSeq` starts anywhere in `from..<to` after its

@@ -6,9 +6,15 @@ import Foundation
 /// An append-only sequence of entries, each one group of events (encoded by
 /// ``EventLogCodec``) with its sequence number and commit time, framed with its length and a
 /// CRC-32 so that a torn tail (power cut mid-write) is recognised and cut off at start-up.
-/// Entries are written with one `write(2)` each: once it returns, the entry is in the kernel's
-/// page cache and survives the process being killed; ``sync()`` (for `--fsync-commits`) makes
-/// it survive a power cut too.
+/// Entries are copied into a shared mapping of the active segment's file, allocated ahead (see
+/// ``Segment``): no system call on the common path. Once the copy is done the entry is in the
+/// kernel's page cache, as the bytes of a finished `write(2)` are, and survives the process
+/// being killed; ``sync()`` (for `--fsync-commits`) makes it survive a power cut too.
+///
+/// Past the last entry of the active segment the file holds zeros, allocated for the next
+/// entries. Start-up takes them, like a torn last entry, for the end of the journal and cuts
+/// them off; a segment stops being the active one (and the journal closes) only after it is
+/// cut to its last entry, so no other segment ever ends in zeros.
 ///
 /// The journal is a series of segment files, `<database>-journal.<first seq>`; the writer starts
 /// a new one past ``segmentBytes`` and the folder removes whole segments once every entry in
@@ -36,31 +42,16 @@ final class EventJournal: @unchecked Sendable {
     /// A new segment starts once the active one is past this size.
     static let defaultSegmentBytes: Int64 = 64 << 20
 
-    final class Segment {
-        let firstSeq: Int64
-        let fd: Int32
-        let path: String?
-        /// Bytes of whole entries: what readers may read.
-        var end: Int64
-        /// Whether bytes of a failed write may lie past `end` (its `ftruncate` failed too).
-        var holdsFailedWrite = false
-
-        init(firstSeq: Int64, fd: Int32, path: String?, end: Int64) {
-            self.firstSeq = firstSeq
-            self.fd = fd
-            self.path = path
-            self.end = end
-        }
-    }
-
     /// The journal's files are `<prefix><first seq>`; nil for a store in memory.
     private let prefix: String?
     private let segmentBytes: Int64
     /// Whether entries are fsynced (`--fsync-commits`): then a segment is synced before the
     /// next one starts, and a new segment's directory entry is synced too.
     private let durableAcrossPowerLoss: Bool
-    /// Guards everything below; held across a write, so that the end a reader sees only ever
-    /// covers whole entries.
+    /// Whether the files are another instance's, only looked at (see `init`).
+    private let readOnly: Bool
+    /// Guards everything below; held across an append, so that the end a reader sees only
+    /// ever covers whole entries.
     private let lock = NSLock()
     private var segments: [Segment] = []
     private var nextSeq: Int64 = 1
@@ -71,7 +62,6 @@ final class EventJournal: @unchecked Sendable {
     private var beforeSync: (@Sendable () -> Void)?
     /// A test hook: failures a failing disk could give (see ``Faults``).
     private var faults = Faults()
-    private var buffer: [UInt8] = []
     private var isClosed = false
 
     /// Opens the journal of the database at `databasePath` (`nil`: a store in memory), cutting
@@ -88,9 +78,10 @@ final class EventJournal: @unchecked Sendable {
         self.prefix = databasePath.map { $0 + "-journal." }
         self.segmentBytes = segmentBytes
         self.durableAcrossPowerLoss = syncs
+        self.readOnly = readOnly
         isClosed = readOnly
         for (firstSeq, path) in try Self.existingSegments(prefix: prefix) {
-            let fd = open(path, (readOnly ? O_RDONLY : O_RDWR | O_APPEND) | O_CLOEXEC)
+            let fd = open(path, (readOnly ? O_RDONLY : O_RDWR) | O_CLOEXEC)
             guard fd >= 0 else { throw Self.error("cannot open \(path)") }
             segments.append(Segment(firstSeq: firstSeq, fd: fd, path: path, end: 0))
         }
@@ -98,7 +89,7 @@ final class EventJournal: @unchecked Sendable {
         for (position, segment) in segments.enumerated() {
             let isLast = position == segments.count - 1
             let (end, lastSeq) = try scan(segment, isLast: isLast, cutTornEnd: !readOnly)
-            segment.end = end
+            segment.recovered(end: end)
             nextSeq = max(nextSeq, (lastSeq ?? segment.firstSeq - 1) + 1)
         }
         if segments.isEmpty && !readOnly { try startSegment() }
@@ -119,33 +110,26 @@ final class EventJournal: @unchecked Sendable {
     }
 
     /// Appends one entry and returns its seq. On failure nothing of it remains in the journal
-    /// (a partial write is cut off again) and its seq is not used.
+    /// (what an injected failure left is cut off again) and its seq is not used. A full disk
+    /// fails here, with `ENOSPC`, when the segment's next chunk cannot be allocated.
     func append(payload: [UInt8], committedMs: Int64) throws(StoreError) -> Int64 {
         lock.lock()
         defer { lock.unlock() }
         guard !isClosed, let active = segments.last else { throw StoreError.closed }
         try cutFailedWrite(active)
-        let frameBytes = Int64(Self.headerBytes + payload.count)
-        if let capacityBytes, segments.reduce(0, { $0 + $1.end }) + frameBytes > capacityBytes {
+        let frameBytes = Self.headerBytes + payload.count
+        if let capacityBytes, segments.reduce(0, { $0 + $1.end }) + Int64(frameBytes) > capacityBytes {
             throw StoreError(code: ENOSPC, message: "the event journal is full (test capacity)")
         }
+        let destination = try active.room(for: frameBytes, mappingAtLeast: segmentBytes)
         let seq = nextSeq
-        Self.frame(seq: seq, committedMs: committedMs, payload: payload, into: &buffer)
-        let written = buffer.withUnsafeBytes { bytes in
-            guard let stop = faults.writeStopsAfter else { return Self.writeAll(active.fd, bytes) }
+        if let stop = faults.writeStopsAfter {
             faults.writeStopsAfter = nil
-            _ = Self.writeAll(active.fd, UnsafeRawBufferPointer(rebasing: bytes.prefix(stop)))
-            return EIO
+            try failPartway(
+                active, into: destination, after: stop, seq: seq, committedMs: committedMs, payload)
         }
-        if written != 0 {
-            // Leave no partial entry behind: the next append must start on a boundary. If it
-            // stays, the next append (or rotation) tries again first.
-            active.holdsFailedWrite = !truncate(active)
-            throw StoreError(
-                code: written,
-                message: "writing the event journal failed: \(String(cString: strerror(written)))")
-        }
-        active.end += frameBytes
+        Self.frame(seq: seq, committedMs: committedMs, payload: payload, into: destination)
+        active.advance(by: frameBytes)
         nextSeq += 1
         if active.end >= segmentBytes {
             // The entry is in; a failure to start the next segment only delays rotation.
@@ -169,8 +153,9 @@ final class EventJournal: @unchecked Sendable {
         try startSegment()
     }
 
-    /// Flushes everything appended so far to the disk (`fdatasync`). Only the active segment
-    /// can hold unsynced entries: a segment is synced before the next one starts.
+    /// Flushes everything appended so far to the disk (`fdatasync`, which on Linux writes the
+    /// pages dirtied through the mapping as well). Only the active segment can hold unsynced
+    /// entries: a segment is synced before the next one starts.
     ///
     /// Known limit of the power-cut promise: when an `fdatasync` fails (`EIO`), Linux may drop
     /// the pages it could not write and reports the error once per open file, so a later sync
@@ -208,15 +193,22 @@ final class EventJournal: @unchecked Sendable {
 
     /// Failures to inject, as a failing disk gives them (a test hook).
     struct Faults {
-        /// The next append's write stops after this many bytes and fails with `EIO`.
+        /// The next append stops after this many bytes of its entry are in the file and fails
+        /// with `EIO`, as a `write(2)` cut short would.
         var writeStopsAfter: Int?
-        /// Cutting a failed write off the active segment (`ftruncate`) fails with `EIO`.
+        /// Cutting a failed append's bytes off the active segment fails with `EIO`.
         var truncateFails = false
     }
 
     /// Sets the failures to inject (a test hook).
     func setFaults(_ faults: Faults) {
         lock.withLock { self.faults = faults }
+    }
+
+    /// Runs `body` on the active segment under the lock (a test hook: where its mapping lies,
+    /// what is allocated, how much may be resident).
+    func inspectActiveSegment<T>(_ body: (Segment) -> T) -> T? {
+        lock.withLock { segments.last.map(body) }
     }
 
     /// Sets the hook that runs at the start of each ``sync()`` (`nil`: none).
@@ -288,50 +280,101 @@ final class EventJournal: @unchecked Sendable {
         }
     }
 
-    /// Closes every segment; later appends fail with ``StoreError/closed``.
+    /// Closes every segment, the active one cut to its last entry (a clean stop leaves no
+    /// zeros for start-up to cut); later appends fail with ``StoreError/closed``.
     func close() {
         lock.withLock {
             isClosed = true
-            for segment in segments { _ = Foundation.close(segment.fd) }
-            segments.removeAll()
+            // Only a segment this instance allocated ahead in: when `init` fails, `deinit`
+            // closes segments whose end start-up never learnt. Should the cut fail, start-up
+            // makes it: the zeros after the last entry are no damage.
+            if !readOnly, let active = segments.last, active.reserved > active.end {
+                _ = active.truncateToEnd()
+            }
+            letGo()
         }
+    }
+
+    /// Lets go of every segment as a process that is killed does: nothing is cut, the active
+    /// segment keeps its zeros after the last entry — a test hook for what start-up then finds.
+    func abandon() {
+        lock.withLock {
+            isClosed = true
+            letGo()
+        }
+    }
+
+    /// Unmaps and closes every segment. Callers hold `lock`.
+    private func letGo() {
+        for segment in segments {
+            segment.unmap()
+            _ = Foundation.close(segment.fd)
+        }
+        segments.removeAll()
     }
 
     // MARK: - Files
 
-    /// Cuts off what a failed write left past `segment`'s whole entries, if anything; throws if
-    /// that fails again. The next start would take such bytes for a torn tail and cut off every
-    /// entry after them, or refuse to start: nothing is appended after them. Callers hold `lock`.
+    /// Cuts off what a failed append left past `segment`'s whole entries, if anything; throws
+    /// if that fails again. The next start would take such bytes for a torn tail and cut off
+    /// every entry after them, or refuse to start: nothing is appended after them. Callers
+    /// hold `lock`.
     private func cutFailedWrite(_ segment: Segment) throws(StoreError) {
         guard segment.holdsFailedWrite else { return }
-        guard truncate(segment) else {
-            throw Self.error("cutting a failed write off the event journal failed; no appends until it works")
+        guard !faults.truncateFails else {
+            throw StoreError(
+                code: EIO,
+                message: "cutting a failed write off the event journal failed; no appends until it works")
         }
-        segment.holdsFailedWrite = false
+        segment.cutFailedWrite()
     }
 
-    /// Cuts the active segment back to its whole entries; whether that worked. Callers hold `lock`.
-    func truncate(_ segment: Segment) -> Bool {
-        if faults.truncateFails {
-            errno = EIO
-            return false
+    /// Puts the first `stop` bytes of the entry into `destination` and fails as a write cut
+    /// short by the disk does (`Faults.writeStopsAfter`); cuts them off again, or, if that
+    /// fails too (`Faults.truncateFails`), leaves them for the next append to cut first.
+    /// Callers hold `lock`.
+    private func failPartway(
+        _ segment: Segment, into destination: UnsafeMutableRawBufferPointer, after stop: Int, seq: Int64,
+        committedMs: Int64, _ payload: [UInt8]
+    ) throws(StoreError) {
+        var whole = [UInt8](repeating: 0, count: destination.count)
+        whole.withUnsafeMutableBytes {
+            Self.frame(seq: seq, committedMs: committedMs, payload: payload, into: $0)
         }
-        return ftruncate(segment.fd, off_t(segment.end)) == 0
+        let copied = min(max(stop, 0), destination.count)
+        whole.withUnsafeBytes {
+            destination.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: copied)
+        }
+        segment.holdFailedWrite(of: copied)
+        try? cutFailedWrite(segment)
+        throw StoreError(
+            code: EIO, message: "writing the event journal failed: \(String(cString: strerror(EIO)))")
     }
 
     /// Starts a new active segment whose first entry is `nextSeq`. Callers hold `lock` (or are
     /// `init`).
+    ///
+    /// The segment that stops being the active one is first cut to its last entry: start-up
+    /// takes anything after the last entry of a segment that is not the last for damage. The
+    /// cut comes before the new file exists, so a process killed in between leaves it the last
+    /// segment, whose end start-up accepts as it is.
     private func startSegment() throws(StoreError) {
-        if let previous = segments.last, durableAcrossPowerLoss {
-            // `sync()` syncs only the active segment: sync this one before it stops being it.
-            // (A failure goes unreported: see the known limit at `sync()`.)
-            _ = fdatasync(previous.fd)
+        if let previous = segments.last {
+            guard previous.truncateToEnd() else {
+                throw Self.error("cutting an event journal segment to its last entry failed")
+            }
+            if durableAcrossPowerLoss {
+                // `sync()` syncs only the active segment: sync this one (and its cut size)
+                // before it stops being it. (A failure goes unreported: see the known limit at
+                // `sync()`.)
+                _ = fsync(previous.fd)
+            }
         }
         let fd: Int32
         var path: String?
         if let prefix {
             let name = prefix + String(nextSeq)
-            fd = open(name, O_RDWR | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o644)
+            fd = open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             path = name
             if fd >= 0, durableAcrossPowerLoss { Self.syncDirectory(of: name) }
         } else {
@@ -340,6 +383,7 @@ final class EventJournal: @unchecked Sendable {
             if fd >= 0 { template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) } }
         }
         guard fd >= 0 else { throw Self.error("cannot create an event journal segment") }
+        segments.last?.unmap()
         segments.append(Segment(firstSeq: nextSeq, fd: fd, path: path, end: 0))
     }
 

@@ -4,11 +4,11 @@ import Foundation
 /// SQLite database file in WAL mode where checkpoints save the in-memory index.
 ///
 /// ``append(_:completion:)`` deduplicates, writes the counted events to the journal as one
-/// entry (one `write(2)`), folds them into the in-memory index every read is served from, and
-/// completes — on the calling thread, before it returns, unless every commit is fsynced (then
-/// on the sync thread, after the group's `fdatasync`). A checkpointer thread saves the
-/// articles that changed into the database and cuts the journal; start-up loads the saved
-/// articles and replays the journal entries after the checkpoint.
+/// entry (copied into its shared mapping), folds them into the in-memory index every read is
+/// served from, and completes — on the calling thread, before it returns, unless every commit
+/// is fsynced (then on the sync thread, after the group's `fdatasync`). A checkpointer thread
+/// saves the articles that changed into the database and cuts the journal; start-up loads the
+/// saved articles and replays the journal entries after the checkpoint.
 ///
 /// Completions may run on the sync thread: keep them short.
 public final class SQLiteStore: ProgressStore {
@@ -210,7 +210,7 @@ public final class SQLiteStore: ProgressStore {
         closed.withLock { $0 = true }
         writer.close()
         checkpointer.stop(saving: false)
-        journal.close()
+        journal.abandon()
         lockFile?.release()
     }
 

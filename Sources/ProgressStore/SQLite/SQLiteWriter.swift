@@ -3,12 +3,13 @@ import Foundation
 /// The write side of ``SQLiteStore``: deduplication, the journal append and the index update,
 /// one append at a time, on the caller's thread.
 ///
-/// An append costs one `write(2)` of one journal entry — the counted events, encoded — under
-/// `lock`, then the events join the in-memory index; the checkpointer saves the index into
-/// SQLite later. No thread hand-off and no waiting: with the default durability the caller can answer
-/// as soon as `append` returns. With `fsyncEachCommit`, appends hand their completions to one
-/// sync thread, which runs one `fdatasync` for everything written meanwhile (a group commit)
-/// and then completes them all.
+/// An append copies one journal entry — the counted events, encoded — into the journal's
+/// shared mapping under `lock` (no system call but, once per MiB, allocating the file ahead
+/// and giving back the pages behind), then the events join the in-memory index; the
+/// checkpointer saves the index into SQLite later. No thread hand-off and no waiting: with the
+/// default durability the caller can answer as soon as `append` returns. With
+/// `fsyncEachCommit`, appends hand their completions to one sync thread, which runs one
+/// `fdatasync` for everything written meanwhile (a group commit) and then completes them all.
 final class SQLiteWriter: @unchecked Sendable {
     private let lock = NSLock()
     private let journal: EventJournal
