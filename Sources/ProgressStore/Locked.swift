@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A value behind a lock, for the few bits of state several threads share.
 final class Locked<Value>: @unchecked Sendable {
@@ -17,5 +18,26 @@ final class Locked<Value>: @unchecked Sendable {
 
     var current: Value {
         withLock { $0 }
+    }
+}
+
+/// A flag several threads read and set, without a lock: reading it leaves its cache line
+/// shared, so a path that checks it on every request costs no transfer between cores.
+final class Flag: Sendable {
+    private let value: Atomic<Bool>
+
+    init(_ value: Bool) {
+        self.value = Atomic(value)
+    }
+
+    var current: Bool { value.load(ordering: .acquiring) }
+
+    func set(_ newValue: Bool) {
+        value.store(newValue, ordering: .releasing)
+    }
+
+    /// Sets it, only writing when it changes.
+    func ensure(_ newValue: Bool) {
+        if current != newValue { set(newValue) }
     }
 }

@@ -1,6 +1,10 @@
 import ProgressStore
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Counters and histograms for `GET /metrics` (SPEC §7), safe to update from any thread.
 ///
 /// Every request adds to them, so they take no lock: each series the service can produce is
@@ -18,9 +22,8 @@ public final class Metrics: Sendable {
     private let requests = AtomicCounters(
         count: RouteLabel.allCases.count * MethodLabel.allCases.count * Metrics.statuses.count)
     private let otherRequests = Mutex<[RequestKey: Int]>([:])
-    private let eventsAccepted = Atomic<Int>(0)
-    private let eventsRejected = Atomic<Int>(0)
-    private let eventsDuplicate = Atomic<Int>(0)
+    /// Events accepted, rejected and duplicate, in that order.
+    private let events = AtomicCounters(count: 3)
     private let requestSeconds = Histogram()
     private let commitSeconds = Histogram()
 
@@ -56,9 +59,9 @@ public final class Metrics: Sendable {
     }
 
     func recordEvents(accepted: Int, rejected: Int, duplicates: Int) {
-        if accepted > 0 { eventsAccepted.add(accepted, ordering: .relaxed) }
-        if rejected > 0 { eventsRejected.add(rejected, ordering: .relaxed) }
-        if duplicates > 0 { eventsDuplicate.add(duplicates, ordering: .relaxed) }
+        if accepted > 0 { events.add(accepted, at: 0) }
+        if rejected > 0 { events.add(rejected, at: 1) }
+        if duplicates > 0 { events.add(duplicates, at: 2) }
     }
 
     func recordCommit(nanoseconds: Int) {
@@ -93,11 +96,11 @@ public final class Metrics: Sendable {
         out += "# HELP reading_progress_events_total Events received, by result.\n"
         out += "# TYPE reading_progress_events_total counter\n"
         out +=
-            "reading_progress_events_total{result=\"accepted\"} \(eventsAccepted.load(ordering: .relaxed))\n"
+            "reading_progress_events_total{result=\"accepted\"} \(events[0])\n"
         out +=
-            "reading_progress_events_total{result=\"rejected\"} \(eventsRejected.load(ordering: .relaxed))\n"
+            "reading_progress_events_total{result=\"rejected\"} \(events[1])\n"
         out +=
-            "reading_progress_events_total{result=\"duplicate\"} \(eventsDuplicate.load(ordering: .relaxed))\n"
+            "reading_progress_events_total{result=\"duplicate\"} \(events[2])\n"
         out += requestSeconds.render(
             name: "reading_progress_http_request_duration_seconds",
             help: "Time from a whole request to its answer.")
@@ -126,16 +129,16 @@ final class Histogram: Sendable {
     ]
     private static let nanosecondBounds = bounds.map { Int(($0 * 1e9).rounded()) }
 
-    /// Bucket counts (not cumulative), the last for observations past every bound.
-    private let buckets = AtomicCounters(count: Histogram.bounds.count + 1)
-    private let sumNanoseconds = Atomic<Int>(0)
+    /// Bucket counts (not cumulative), then one for observations past every bound, then the
+    /// sum in nanoseconds.
+    private let buckets = AtomicCounters(count: Histogram.bounds.count + 2)
 
     func observe(nanoseconds: Int) {
         let bounds = Self.nanosecondBounds
         var bucket = 0
         while bucket < bounds.count && nanoseconds > bounds[bucket] { bucket += 1 }
         buckets.add(1, at: bucket)
-        sumNanoseconds.add(max(0, nanoseconds), ordering: .relaxed)
+        buckets.add(max(0, nanoseconds), at: bounds.count + 1)
     }
 
     func render(name: String, help: String) -> String {
@@ -146,7 +149,7 @@ final class Histogram: Sendable {
             out += "\(name)_bucket{le=\"\(bound)\"} \(cumulative)\n"
         }
         let count = cumulative + buckets[Self.bounds.count]
-        let sum = Double(sumNanoseconds.load(ordering: .relaxed)) / 1e9
+        let sum = Double(buckets[Self.bounds.count + 1]) / 1e9
         out += "\(name)_bucket{le=\"+Inf\"} \(count)\n"
         out += "\(name)_sum \(sum)\n\(name)_count \(count)\n"
         return out
@@ -154,30 +157,48 @@ final class Histogram: Sendable {
 }
 
 /// A fixed number of counters that any thread may add to without a lock.
+///
+/// Every request adds to a few of them, from whichever thread answers it: one shared set would
+/// have those cache lines travel between the cores on every request. So each counter has
+/// ``shards`` copies, each set on cache lines of its own; a thread adds to the copy its
+/// identity hashes to (two threads that meet on one still count exactly: the additions are
+/// atomic), and a read sums the copies.
 final class AtomicCounters: @unchecked Sendable {
+    private static let shards = 16
     // `Atomic` cannot live in an array; the buffer is allocated once and only ever reached
     // through the atomic operations below, which is what makes sharing it sound.
     private let counters: UnsafeMutablePointer<Atomic<Int>>
     private let count: Int
+    /// Counters from one copy to the next: `count` rounded up to whole 128-byte blocks.
+    private let stride: Int
 
     init(count: Int) {
         self.count = count
-        counters = .allocate(capacity: count)
-        for index in 0..<count { (counters + index).initialize(to: Atomic(0)) }
+        stride = (count + 15) / 16 * 16
+        counters = .allocate(capacity: stride * Self.shards)
+        for index in 0..<(stride * Self.shards) { (counters + index).initialize(to: Atomic(0)) }
     }
 
     deinit {
-        counters.deinitialize(count: count)
+        counters.deinitialize(count: stride * Self.shards)
         counters.deallocate()
     }
 
     func add(_ value: Int, at index: Int) {
         precondition(index >= 0 && index < count)
-        counters[index].add(value, ordering: .relaxed)
+        let shard = Self.shard(of: UInt(pthread_self()))
+        counters[shard * stride + index].add(value, ordering: .relaxed)
+    }
+
+    /// Fibonacci hashing of a thread's identity (its control block's address) to a copy.
+    private static func shard(of thread: UInt) -> Int {
+        Int(truncatingIfNeeded: (thread &* 0x9E37_79B9_7F4A_7C15) >> 60) & (shards - 1)
     }
 
     subscript(index: Int) -> Int {
         precondition(index >= 0 && index < count)
-        return counters[index].load(ordering: .relaxed)
+        var total = 0
+        for shard in 0..<Self.shards { total &+= counters[shard * stride + index].load(ordering: .relaxed) }
+        return total
     }
 }

@@ -20,7 +20,7 @@ public final class SQLiteStore: ProgressStore {
     private let checkpointer: SQLiteCheckpointer
     /// Every statistic is read from here; SQLite is where it survives restarts.
     let index = MemoryIndex()
-    private let writable = Locked(true)
+    private let writable = Flag(true)
     private let closed = Locked(false)
     /// An exclusive `flock` on `<path>.lock`, held while open: two processes appending to one
     /// journal and checkpointing into one database would lose events. (`nil` in memory.) Let go

@@ -14,7 +14,7 @@ final class SQLiteWriter: @unchecked Sendable {
     private let lock = NSLock()
     private let journal: EventJournal
     private let options: SQLiteStore.Options
-    private let writable: Locked<Bool>
+    private let writable: Flag
     private let index: MemoryIndex
     private let syncer: GroupCommitQueue<SyncRequest>?
     // Guarded by `lock`, like everything below.
@@ -41,7 +41,7 @@ final class SQLiteWriter: @unchecked Sendable {
     }
 
     init(
-        journal: EventJournal, options: SQLiteStore.Options, writable: Locked<Bool>, index: MemoryIndex,
+        journal: EventJournal, options: SQLiteStore.Options, writable: Flag, index: MemoryIndex,
         recentIDs: [ExactKey: Int64]
     ) {
         self.journal = journal
@@ -56,7 +56,7 @@ final class SQLiteWriter: @unchecked Sendable {
                 name: "SQLiteStore sync",
                 process: { [journal, writable] group in
                     let outcome = Result { () throws(StoreError) in try journal.sync() }
-                    if case .failure = outcome { writable.withLock { $0 = false } }
+                    if case .failure = outcome { writable.set(false) }
                     for request in group { request.complete(outcome) }
                 }, finish: {})
         } else {
@@ -105,7 +105,7 @@ final class SQLiteWriter: @unchecked Sendable {
         }
         var ok = (try? outcome.get()) != nil
         if ok, syncer != nil { ok = (try? journal.sync()) != nil }
-        writable.withLock { $0 = ok }
+        writable.set(ok)
         return ok
     }
 
@@ -154,11 +154,11 @@ final class SQLiteWriter: @unchecked Sendable {
             _ = try journal.append(payload: EventLogCodec.encode(counted), committedMs: now)
         } catch {
             if error.code == ENOSPC || error.code == EDQUOT { waitingForRoom = true }
-            writable.withLock { $0 = false }
+            writable.set(false)
             return .failure(error)
         }
         waitingForRoom = false
-        writable.withLock { $0 = true }
+        writable.ensure(true)
         if !claimed.isEmpty {
             recentIDs.merge(claimed) { _, new in new }
             for (key, seenMs) in claimed { recentOrder.append((key, seenMs)) }
