@@ -13,7 +13,10 @@ struct Options {
     var connectionTimeout: UInt32 = 30
     var perIPConnectionLimit: UInt32 = 256
     var connectionMemory = 24_576
-    var threads = ProcessInfo.processInfo.activeProcessorCount
+    /// Two per core: a worker waits now and then (the store's lock, the scheduler handing its
+    /// core to another process), and a second one per core keeps the core busy meanwhile —
+    /// measured on 2 cores, 4 workers answer about a third more single events than 2.
+    var threads = 2 * ProcessInfo.processInfo.activeProcessorCount
     var logRequests = true
     var fsyncCommits = false
 
@@ -39,7 +42,7 @@ struct Options {
             "--connection-memory", "BYTES",
             "memory per connection for the request head and buffers; a head that does not fit gets 431 (default 24576: heads of about 11 KiB)"
         ),
-        ("--threads", "N", "HTTP worker threads (default: the number of cores)"),
+        ("--threads", "N", "HTTP worker threads (default: twice the number of cores)"),
         ("--log-requests", "true|false", "one log line per request on standard error (default true)"),
         (
             "--fsync-commits", "true|false",
