@@ -11,7 +11,7 @@ import Foundation
 /// `fsyncEachCommit`, appends hand their completions to one sync thread, which runs one
 /// `fdatasync` for everything written meanwhile (a group commit) and then completes them all.
 final class SQLiteWriter: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = SpinningLock()
     private let journal: EventJournal
     private let options: SQLiteStore.Options
     private let writable: Flag
