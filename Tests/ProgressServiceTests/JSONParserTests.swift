@@ -136,4 +136,28 @@ struct JSONWriterTests {
             String(decoding: w.bytes, as: UTF8.self)
                 == #"{"a":1,"b":0.25,"c":"q\"\\\n\u0001é","d":[-0.5,null,true]}"#)
     }
+
+    @Test("writes every number as its description, and JSON reads it back to the same Double")
+    func numbersRoundTrip() throws {
+        var random = SystemRandomNumberGenerator()
+        for index in 0..<20_000 {
+            let value: Double
+            switch index % 4 {
+            case 0: value = Double.random(in: 0...1, using: &random)
+            case 1: value = Double(bitPattern: random.next())
+            case 2: value = Double.random(in: 0...1e-5, using: &random) * (index % 8 == 2 ? -1 : 1)
+            default: value = Double(Int.random(in: 0...1_000_000, using: &random)) / 7
+            }
+            guard value.isFinite, value != value.rounded() || abs(value) >= 1e15 else { continue }
+            var w = JSONWriter()
+            w.number(value)
+            let text = String(decoding: w.bytes, as: UTF8.self)
+            #expect(text == value.description)
+            guard case .number(let parsed, _) = try JSONParser.parse(w.bytes) else {
+                Issue.record("\(text) is not a JSON number")
+                continue
+            }
+            #expect(parsed == value, "\(text)")
+        }
+    }
 }

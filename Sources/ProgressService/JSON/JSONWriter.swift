@@ -106,7 +106,8 @@ struct JSONWriter {
         if value == value.rounded(), abs(value) < 1e15 {
             appendDigits(Int64(value))
         } else {
-            bytes.append(contentsOf: value.description.utf8)
+            // `description`'s digits, written straight into the bytes: no String is made.
+            value.write(to: &self)
         }
     }
 
@@ -148,5 +149,18 @@ struct JSONWriter {
             }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+}
+
+/// Lets `Double.write(to:)` print into the document. The standard library hands the digits of a
+/// number to `_writeASCII` (a requirement of `TextOutputStream` with a default that makes a
+/// String first); taking them here saves that String — an allocation for most fractions.
+extension JSONWriter: TextOutputStream {
+    mutating func write(_ string: String) {
+        bytes.append(contentsOf: string.utf8)
+    }
+
+    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: buffer)
     }
 }
