@@ -56,10 +56,4 @@ public struct HTTPRequest: Sendable {
     public func header(_ name: String) -> String? {
         fields.value(named: name)
     }
-
-    /// `body` applied to the bytes of the first header field called `name` (compared
-    /// case-insensitively), without making a String of them; `nil` when there is none.
-    public func withHeader<Result>(_ name: String, _ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
-        fields.withValue(named: name, body)
-    }
 }

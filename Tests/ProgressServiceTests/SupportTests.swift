@@ -82,16 +82,4 @@ struct SupportTests {
         #expect(BodyFormat(contentType: "application/x-www-form-urlencoded") == nil)
         #expect(BodyFormat(contentType: nil) == nil)
     }
-
-    @Test(
-        "content types read from the header's bytes as from its text",
-        arguments: [
-            "application/json", "application/json; charset=utf-8", "application/x-ndjson", "",
-            "Application/JSON; charset=UTF-8", "text/plain;charset=UTF-8", "application/json; charset=latin1",
-            "application/jsonx", "application/json ", "application/x-ndjson; charset=utf8", "text/html",
-        ])
-    func contentTypeBytes(_ contentType: String) {
-        let fromBytes = Array(contentType.utf8).withUnsafeBytes { BodyFormat(contentTypeBytes: $0) }
-        #expect(fromBytes == BodyFormat(contentType: contentType))
-    }
 }

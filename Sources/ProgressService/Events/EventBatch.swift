@@ -11,22 +11,6 @@ enum BodyFormat: Sendable, Equatable {
     /// One event object per line (`application/x-ndjson`).
     case ndjson
 
-    /// The same, from the header field's bytes: what clients send almost always is recognised
-    /// without making a String.
-    init?(contentTypeBytes bytes: UnsafeRawBufferPointer) {
-        func spells(_ literal: StaticString) -> Bool {
-            guard bytes.count == literal.utf8CodeUnitCount, let base = bytes.baseAddress else { return false }
-            return memcmp(base, literal.utf8Start, bytes.count) == 0
-        }
-        if spells("application/json") || spells("application/json; charset=utf-8") {
-            self = .json
-        } else if spells("application/x-ndjson") {
-            self = .ndjson
-        } else {
-            self.init(contentType: String(decoding: bytes, as: UTF8.self))
-        }
-    }
-
     /// `nil` for a media type the ingest routes do not take (415).
     init?(contentType: String?) {
         guard let contentType else { return nil }

@@ -9,8 +9,7 @@ extension ProgressService {
         let started = MonotonicClock.now()
         let batch: EventBatch
         do throws(APIError) {
-            guard let format = request.withHeader("Content-Type", BodyFormat.init(contentTypeBytes:)) ?? nil
-            else {
+            guard let format = BodyFormat(contentType: request.header("Content-Type")) else {
                 throw APIError.unsupportedMediaType(request.header("Content-Type"))
             }
             batch = try EventBatch.decode(request.body, format: format, using: EventDecoder())
