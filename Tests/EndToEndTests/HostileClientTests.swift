@@ -168,6 +168,24 @@ struct HostileClientTests {
         #expect(try client.get("/healthz").status == 200)
     }
 
+    // The sizes keep a few KiB from each limit: just below one, libmicrohttpd can take a head
+    // and then lack the room to answer it, and closes the connection instead of sending 431.
+    @Test(
+        "--connection-memory and its variable set how large a head may be; the default is 24 KiB, not libmicrohttpd's 32"
+    )
+    func connectionMemoryOption() throws {
+        func head(_ count: Int) -> [(String, String)] { [("X-Long", String(repeating: "a", count: count))] }
+        // 28,000 bytes fit in libmicrohttpd's own 32 KiB, not in the service's 24 KiB.
+        let standard = try ServerProcess(store: "memory:")
+        #expect(try standard.client().get("/healthz", headers: head(28_000)).status == 431)
+        let larger = try ServerProcess(store: "memory:", arguments: ["--connection-memory", "65536"])
+        #expect(try larger.client().get("/healthz", headers: head(28_000)).status == 200)
+        let smaller = try ServerProcess(
+            store: "memory:", environment: ["READING_PROGRESS_CONNECTION_MEMORY": "8192"])
+        #expect(try smaller.client().get("/healthz", headers: head(6_000)).status == 200)
+        #expect(try smaller.client().get("/healthz", headers: head(12_000)).status == 431)
+    }
+
     @Test("made-up methods cannot break /metrics or grow it without bound")
     func madeUpMethods() throws {
         let server = try ServerProcess(store: "memory:")
