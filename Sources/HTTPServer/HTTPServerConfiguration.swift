@@ -22,7 +22,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var connectionLimit: UInt32
     /// The memory libmicrohttpd gives each connection for the request line, the header fields
     /// and its buffers. It bounds the size of a request's head: one whose head does not fit gets
-    /// 431. libmicrohttpd clears the whole of it after every request, so it is also a cost per
+    /// 431 — or, when it fits with too little room left to build an answer (a band a few dozen
+    /// to a few hundred bytes wide just below the limit), libmicrohttpd closes the connection
+    /// without one. libmicrohttpd clears the whole of it after every request, so it is also a cost per
     /// request; 24 KiB (the default is 32) still takes heads of 11 KiB, a cookie of 8 KiB (the
     /// longest line nginx accepts by default) included.
     public var connectionMemoryBytes: Int

@@ -16,7 +16,7 @@ struct Options {
     /// Two per core: a worker waits now and then (the store's lock, the scheduler handing its
     /// core to another process), and a second one per core keeps the core busy meanwhile —
     /// measured on 2 cores, 4 workers answer about a third more single events than 2.
-    var threads = 2 * ProcessInfo.processInfo.activeProcessorCount
+    var threads = min(256, 2 * ProcessInfo.processInfo.activeProcessorCount)
     var logRequests = true
     var fsyncCommits = false
 
@@ -40,7 +40,7 @@ struct Options {
         ("--per-ip-connection-limit", "N", "open connections one address may hold (default 256)"),
         (
             "--connection-memory", "BYTES",
-            "memory per connection for the request head and buffers; a head that does not fit gets 431 (default 24576: heads of about 11 KiB)"
+            "memory per connection for the request head and buffers; a head that does not fit gets 431, one that only just fits a closed connection (default 24576: heads of about 11 KiB)"
         ),
         ("--threads", "N", "HTTP worker threads (default: twice the number of cores)"),
         ("--log-requests", "true|false", "one log line per request on standard error (default true)"),

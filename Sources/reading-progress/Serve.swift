@@ -49,6 +49,11 @@ func serve(_ options: Options) -> Int32 {
     }
     let shownHost = options.host.contains(":") ? "[\(options.host)]" : options.host
     log.lifecycle("started reading-progress \(version), store \(describe(options.store))")
+    if options.store.hasPrefix("sqlite:"),
+        let caveat = SQLiteStore.fileSystemCaveat(path: String(options.store.dropFirst("sqlite:".count)))
+    {
+        log.lifecycle("warning: \(caveat)")
+    }
     // The one line on standard output, written in one call so that nothing buffers it.
     let line = Array("listening on http://\(shownHost):\(port)\n".utf8)
     _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }

@@ -157,3 +157,38 @@ extension EventJournal {
         }
     }
 }
+
+extension EventJournal {
+    /// Why the journal's promise about a full disk may not hold on the file system that holds
+    /// `databasePath`, or `nil`. The journal allocates its files ahead (`posix_fallocate`) so
+    /// that writing through the mapping never needs new space; on a copy-on-write or network
+    /// file system a write can still need space, and on a full disk the process then gets
+    /// SIGBUS instead of an error (acknowledged events stay safe: they were written before).
+    static func fileSystemCaveat(databasePath: String, mounts: String? = nil) -> String? {
+        let folder = URL(fileURLWithPath: databasePath).deletingLastPathComponent().resolvingSymlinksInPath()
+            .path
+        guard let kind = fileSystemType(of: folder, mounts: mounts) else { return nil }
+        let uncertain = ["btrfs", "zfs", "nfs", "nfs4", "cifs", "smb3", "9p", "virtiofs"]
+        guard uncertain.contains(kind) || kind.hasPrefix("fuse") else { return nil }
+        return "\(folder) is on \(kind): space allocated ahead for the event journal is not"
+            + " guaranteed there, so a full disk may stop the service with SIGBUS rather than"
+            + " refuse events with 503; ext4, XFS and tmpfs keep the guarantee"
+    }
+
+    /// The type of the file system mounted at the longest mount point above `path`, from
+    /// `mounts` (by default `/proc/self/mounts`, whose mount points spell a space `\040`).
+    static func fileSystemType(of path: String, mounts: String? = nil) -> String? {
+        guard let table = mounts ?? (try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8)) else {
+            return nil
+        }
+        var best: (length: Int, type: String)?
+        for line in table.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count >= 3 else { continue }
+            let point = fields[1].replacingOccurrences(of: "\\040", with: " ")
+            let covers = path == point || point == "/" || path.hasPrefix(point + "/")
+            if covers, point.count >= (best?.length ?? -1) { best = (point.count, String(fields[2])) }
+        }
+        return best?.type
+    }
+}

@@ -111,6 +111,12 @@ public final class SQLiteStore: ProgressStore {
         writer.append(events, completion: completion)
     }
 
+    /// Why a full disk may not get the usual answer on the file system that holds `path` (see
+    /// ``EventJournal``), or `nil`: for a warning at start-up.
+    public static func fileSystemCaveat(path: String) -> String? {
+        path == ":memory:" ? nil : EventJournal.fileSystemCaveat(databasePath: path)
+    }
+
     /// Whether the last journal write succeeded. It turns false when an append fails (disk
     /// full, I/O error) and true again at the next successful write — of an append or of a
     /// ``probe(completion:)``.
