@@ -6,7 +6,7 @@ import Foundation
 struct CheckpointCapture: @unchecked Sendable {
     var seq: Int64
     var articles: [CapturedArticle]
-    var ids: [ExactKey: Int64]
+    var ids: RecentIDs
 }
 
 /// Saves the in-memory index into the SQLite database, in the background, so that the journal
@@ -170,7 +170,8 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         let encoded = taken.articles.map { ($0.key.string, MemoryIndex.encode($0, seq: taken.seq)) }
         var ids = CheckpointWriter()
         let horizon = options.clock() - options.idRetentionMs
-        let young = taken.ids.filter { $0.value > horizon }
+        var young: [(key: ExactKey, seenMs: Int64)] = []
+        taken.ids.forEach { key, seenMs in if seenMs > horizon { young.append((key, seenMs)) } }
         ids.integer(UInt64(young.count))
         for (key, seenMs) in young {
             ids.string(key.string)

@@ -73,7 +73,8 @@ public final class SQLiteStore: ProgressStore {
         {
             try checkpointer.checkpoint(
                 CheckpointCapture(
-                    seq: lastLegacySeq, articles: index.captureArticles(changedSince: [:]), ids: recentIDs))
+                    seq: lastLegacySeq, articles: index.captureArticles(changedSince: [:]),
+                    ids: RecentIDs(recentIDs)))
             legacy = false
             Self.removeLegacyLog(of: plainPath)
         }
@@ -81,7 +82,7 @@ public final class SQLiteStore: ProgressStore {
             try checkpointer.checkpoint(
                 CheckpointCapture(
                     seq: checkpointer.foldedSeq, articles: index.captureArticles(changedSince: [:]),
-                    ids: recentIDs))
+                    ids: RecentIDs(recentIDs)))
         }
         checkpointer.markSaved(index)
 

@@ -20,7 +20,7 @@ final class SQLiteWriter: @unchecked Sendable {
     // Guarded by `lock`, like everything below.
     private var isClosed = false
     /// Deduplication key → when it was acknowledged, for ids younger than the retention window.
-    private var recentIDs: [ExactKey: Int64]
+    private var recentIDs: RecentIDs
     /// The same ids in the order they were acknowledged — which is the order of their times —
     /// so that forgetting expired ones starts at the front and stops at the first young one.
     private var recentOrder: [(key: ExactKey, seenMs: Int64)]
@@ -48,7 +48,7 @@ final class SQLiteWriter: @unchecked Sendable {
         self.options = options
         self.writable = writable
         self.index = index
-        self.recentIDs = recentIDs
+        self.recentIDs = RecentIDs(recentIDs)
         self.recentOrder = recentIDs.map { ($0.key, $0.value) }.sorted { $0.seenMs < $1.seenMs }
         self.lastPruneMs = options.clock()
         if options.fsyncEachCommit {
@@ -160,8 +160,10 @@ final class SQLiteWriter: @unchecked Sendable {
         waitingForRoom = false
         writable.ensure(true)
         if !claimed.isEmpty {
-            recentIDs.merge(claimed) { _, new in new }
-            for (key, seenMs) in claimed { recentOrder.append((key, seenMs)) }
+            for (key, seenMs) in claimed {
+                recentIDs[key] = seenMs
+                recentOrder.append((key, seenMs))
+            }
         }
         // Under `lock`, so that the index never lacks an entry the journal has before it (a
         // snapshot of both agrees), and so that a read after this returns sees the events.
