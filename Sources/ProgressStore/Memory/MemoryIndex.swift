@@ -33,8 +33,14 @@ public final class MemoryIndex: Sendable {
     /// the events up to it (see ``encodeArticle(_:)``).
     public func apply(_ events: [EventRecord], mark: Int64? = nil) {
         state.write { state in
-            for event in events {
-                state.fold(article: event.article, reader: event.reader, day: event.day, DayFigures(event))
+            // Through the buffer, each event's strings are lent to `fold`, not copied (a retain
+            // and a release each, on the writer's lock).
+            events.withUnsafeBufferPointer { events in
+                for index in events.indices {
+                    state.fold(
+                        article: events[index].article, reader: events[index].reader, day: events[index].day,
+                        DayFigures(events[index]))
+                }
             }
             if let mark { state.mark = mark }
         }

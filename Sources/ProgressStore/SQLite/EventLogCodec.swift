@@ -8,26 +8,29 @@ enum EventLogCodec {
     static let version: UInt8 = 1
 
     static func encode(_ events: [EventRecord]) -> [UInt8] {
-        var size = 1
-        for event in events {
-            size += 2 + event.article.utf8.count + 2 + event.reader.utf8.count + 8 * 4 + 1
-            if let id = event.eventID { size += 2 + id.utf8.count }
-        }
-        // One allocation of the exact size, filled in place.
-        return [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            var writer = Writer(base: buffer.baseAddress!)
-            writer.byte(version)
-            for event in events {
-                writer.string(event.article)
-                writer.string(event.reader)
-                writer.word(UInt64(bitPattern: event.timeMs))
-                writer.word(event.progress.bitPattern)
-                writer.word(event.seenDepth.bitPattern)
-                writer.byte((event.scrollable ? 1 : 0) | (event.eventID == nil ? 0 : 2))
-                writer.word(UInt64(bitPattern: event.engagedMs))
-                if let id = event.eventID { writer.string(id) }
+        // The events are read through their buffer: their strings are lent, not copied.
+        events.withUnsafeBufferPointer { events in
+            var size = 1
+            for index in events.indices {
+                size += 2 + events[index].article.utf8.count + 2 + events[index].reader.utf8.count + 8 * 4 + 1
+                if let id = events[index].eventID { size += 2 + id.utf8.count }
             }
-            count = writer.offset
+            // One allocation of the exact size, filled in place.
+            return [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+                var writer = Writer(base: buffer.baseAddress!)
+                writer.byte(version)
+                for index in events.indices {
+                    writer.string(events[index].article)
+                    writer.string(events[index].reader)
+                    writer.word(UInt64(bitPattern: events[index].timeMs))
+                    writer.word(events[index].progress.bitPattern)
+                    writer.word(events[index].seenDepth.bitPattern)
+                    writer.byte((events[index].scrollable ? 1 : 0) | (events[index].eventID == nil ? 0 : 2))
+                    writer.word(UInt64(bitPattern: events[index].engagedMs))
+                    if let id = events[index].eventID { writer.string(id) }
+                }
+                count = writer.offset
+            }
         }
     }
 
@@ -47,13 +50,18 @@ enum EventLogCodec {
 
         /// Strings here are at most 256 bytes; two bytes of length leave room to spare.
         mutating func string(_ value: String) {
+            // Native strings lend their bytes in place; `withUTF8` would want a mutable copy
+            // (a retain and a release an event, on the writer's lock).
+            if value.utf8.withContiguousStorageIfAvailable({ bytes($0) }) != nil { return }
             var value = value
-            value.withUTF8 { utf8 in
-                byte(UInt8(truncatingIfNeeded: utf8.count))
-                byte(UInt8(truncatingIfNeeded: utf8.count >> 8))
-                if let source = utf8.baseAddress { (base + offset).update(from: source, count: utf8.count) }
-                offset += utf8.count
-            }
+            value.withUTF8 { bytes($0) }
+        }
+
+        private mutating func bytes(_ utf8: UnsafeBufferPointer<UInt8>) {
+            byte(UInt8(truncatingIfNeeded: utf8.count))
+            byte(UInt8(truncatingIfNeeded: utf8.count >> 8))
+            if let source = utf8.baseAddress { (base + offset).update(from: source, count: utf8.count) }
+            offset += utf8.count
         }
     }
 
