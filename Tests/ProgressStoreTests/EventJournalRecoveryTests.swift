@@ -26,30 +26,6 @@ struct EventJournalRecoveryTests {
         try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
     }
 
-    private func entries(_ journal: EventJournal) throws -> [EventJournal.Entry] {
-        var entries: [EventJournal.Entry] = []
-        try journal.entries(after: 0) { entry throws(StoreError) in entries.append(entry) }
-        return entries
-    }
-
-    /// A payload of `count` bytes that says which entry it is, at its start and at its end.
-    private func payload(_ count: Int, tag: Int) -> [UInt8] {
-        var bytes = [UInt8](repeating: UInt8(truncatingIfNeeded: tag), count: count)
-        bytes[0] = 0xA5
-        bytes[count - 1] = UInt8(truncatingIfNeeded: count)
-        return bytes
-    }
-
-    /// Byte equality without walking a large array element by element (debug builds).
-    private func same(_ one: [UInt8], _ other: [UInt8]) -> Bool {
-        one.count == other.count
-            && one.withUnsafeBytes { a in
-                other.withUnsafeBytes { b in
-                    a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
-                }
-            }
-    }
-
     @Test("CRC-32 is zlib's, on every length the eight-byte loop and its tail can see")
     func crc32() {
         func crc(_ bytes: [UInt8]) -> UInt32 { bytes.withUnsafeBytes { CRC32.checksum($0) } }
@@ -89,15 +65,17 @@ struct EventJournalRecoveryTests {
             databasePath: folder.databasePath, minimumSeq: 0, segmentBytes: segmentBytes)
         for (tag, count) in sizes.enumerated() {
             #expect(
-                try journal.append(payload: payload(count, tag: tag), committedMs: Int64(tag))
+                try journal.append(payload: JournalFiles.payload(count, tag: tag), committedMs: Int64(tag))
                     == Int64(tag + 1))
         }
         func check(_ journal: EventJournal) throws {
-            let found = try entries(journal)
+            let found = try JournalFiles.entries(journal)
             #expect(found.map(\.payload.count) == sizes)
             try #require(found.map(\.seq) == Array(1...Int64(sizes.count)))
             for (tag, entry) in found.enumerated() {
-                #expect(same(entry.payload, payload(sizes[tag], tag: tag)) && entry.committedMs == Int64(tag))
+                #expect(
+                    JournalFiles.same(entry.payload, JournalFiles.payload(sizes[tag], tag: tag))
+                        && entry.committedMs == Int64(tag))
             }
         }
         try check(journal)
@@ -111,7 +89,9 @@ struct EventJournalRecoveryTests {
         // A large last entry cut short, as a kill in the middle of its write leaves it.
         let big = try EventJournal(
             databasePath: folder.databasePath, minimumSeq: 0, segmentBytes: segmentBytes)
-        #expect(try big.append(payload: payload(6 << 20, tag: 99), committedMs: 0) == Int64(sizes.count + 1))
+        #expect(
+            try big.append(payload: JournalFiles.payload(6 << 20, tag: 99), committedMs: 0)
+                == Int64(sizes.count + 1))
         big.close()
         // The segment it went to: the last one that is not empty. The kill comes before the
         // write ends, so before a new segment would have started after it.
@@ -134,7 +114,9 @@ struct EventJournalRecoveryTests {
     func badLastFrame() throws {
         let folder = try makeFolder()
         let journal = try EventJournal(databasePath: folder.databasePath, minimumSeq: 0)
-        for tag in 0..<5 { _ = try journal.append(payload: payload(30, tag: tag), committedMs: 0) }
+        for tag in 0..<5 {
+            _ = try journal.append(payload: JournalFiles.payload(30, tag: tag), committedMs: 0)
+        }
         journal.close()
         let file = try #require(try journalFiles(folder).last)
         let intact = try size(file)
@@ -154,8 +136,8 @@ struct EventJournalRecoveryTests {
         let reopened = try EventJournal(databasePath: folder.databasePath, minimumSeq: 0)
         defer { reopened.close() }
         #expect(try size(file) == intact)
-        #expect(try entries(reopened).map(\.seq) == [1, 2, 3, 4, 5])
-        #expect(try reopened.append(payload: payload(3, tag: 0), committedMs: 0) == 6)
+        #expect(try JournalFiles.entries(reopened).map(\.seq) == [1, 2, 3, 4, 5])
+        #expect(try reopened.append(payload: JournalFiles.payload(3, tag: 0), committedMs: 0) == 6)
     }
 
     /// Where in an entry a bit flips: its checksum-covered bytes, or its length.
@@ -172,7 +154,9 @@ struct EventJournalRecoveryTests {
     func damageInLastSegment(flip: Flip) throws {
         let folder = try makeFolder()
         let journal = try EventJournal(databasePath: folder.databasePath, minimumSeq: 0)
-        for tag in 0..<20 { _ = try journal.append(payload: payload(50, tag: tag), committedMs: 0) }
+        for tag in 0..<20 {
+            _ = try journal.append(payload: JournalFiles.payload(50, tag: tag), committedMs: 0)
+        }
         journal.close()
         let files = try journalFiles(folder)
         #expect(files.count == 1)

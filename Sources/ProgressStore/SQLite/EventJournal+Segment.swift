@@ -192,3 +192,19 @@ extension EventJournal {
         return best?.type
     }
 }
+
+extension EventJournal {
+    /// Makes a new file's directory entry durable (for the power-cut promise of fsync mode).
+    static func syncDirectory(of path: String) {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        _ = Foundation.close(fd)
+    }
+
+    static func error(_ what: String) -> StoreError {
+        let code = errno
+        return StoreError(code: code, message: "\(what): \(String(cString: strerror(code)))")
+    }
+}
