@@ -21,9 +21,12 @@ extension ProgressService {
         let nowMs = clock()
         switch batch {
         case .single(let event):
-            let record: (EventRecord, ProgressFigures)
+            // Apart, so that the completion captures the figures alone, not the record (whose
+            // strings a captured copy would retain).
+            let record: EventRecord
+            let figures: ProgressFigures
             do throws(APIError) {
-                record = try prepare(event, nowMs: nowMs)
+                (record, figures) = try prepare(event, nowMs: nowMs)
             } catch {
                 metrics.recordEvents(accepted: 0, rejected: 1, duplicates: 0)
                 finish(.failure(error))
@@ -31,14 +34,14 @@ extension ProgressService {
             }
             // The answer is rendered before the append, so that a completion on the store's sync
             // thread only has to pick it up; only a repeat needs another rendering.
-            let accepted = Self.singleAnswer(record.1, duplicate: false)
-            store.append([record.0]) { [self] result in
+            let accepted = Self.singleAnswer(figures, duplicate: false)
+            store.append([record]) { [self] result in
                 metrics.recordCommit(nanoseconds: Int(MonotonicClock.now() - started))
                 finish(
                     result.map { outcome in
                         metrics.recordEvents(accepted: 1, rejected: 0, duplicates: outcome.duplicates)
                         return outcome.duplicates > 0
-                            ? Self.singleAnswer(record.1, duplicate: true) : accepted
+                            ? Self.singleAnswer(figures, duplicate: true) : accepted
                     }.mapError { .storeUnavailable($0.message) })
             }
         case .many(let entries):
