@@ -51,17 +51,18 @@ final class EventJournal: @unchecked Sendable {
     /// Whether the files are another instance's, only looked at (see `init`).
     private let readOnly: Bool
     /// Guards everything below; held across an append, so that the end a reader sees only
-    /// ever covers whole entries.
-    private let lock = NSLock()
-    private var segments: [Segment] = []
-    private var nextSeq: Int64 = 1
+    /// ever covers whole entries. (Not private: the reading and the test hooks live in
+    /// extensions of their own.)
+    let lock = NSLock()
+    var segments: [Segment] = []
+    var nextSeq: Int64 = 1
     /// A test hook: appends that would take the journal's total size past this fail as if the
     /// disk were full.
-    private var capacityBytes: Int64?
+    var capacityBytes: Int64?
     /// A test hook: runs at the start of each ``sync()``, on the syncing thread.
-    private var beforeSync: (@Sendable () -> Void)?
+    var beforeSync: (@Sendable () -> Void)?
     /// A test hook: failures a failing disk could give (see ``Faults``).
-    private var faults = Faults()
+    var faults = Faults()
     private var isClosed = false
 
     /// Opens the journal of the database at `databasePath` (`nil`: a store in memory), cutting
@@ -151,117 +152,6 @@ final class EventJournal: @unchecked Sendable {
         // A segment that is not the last must end on a whole entry, or start-up takes it for damage.
         try cutFailedWrite(active)
         try startSegment()
-    }
-
-    /// Flushes everything appended so far to the disk (`fdatasync`, which on Linux writes the
-    /// pages dirtied through the mapping as well). Only the active segment can hold unsynced
-    /// entries: a segment is synced before the next one starts.
-    ///
-    /// Known limit of the power-cut promise: when an `fdatasync` fails (`EIO`), Linux may drop
-    /// the pages it could not write and reports the error once per open file, so a later sync
-    /// can succeed over entries that are gone. The group whose sync failed is told so, but a
-    /// later group (or a repeat of one of its ids) may be acknowledged; and the sync of a
-    /// segment that stops being the active one (`startSegment`) reports nothing at all. Only a
-    /// fail-stop journal — no append after a failed sync until a restart reads the files again
-    /// — would close this; it is a policy for the fsync mode as a whole, not taken here.
-    func sync() throws(StoreError) {
-        lock.withLock { beforeSync }?()
-        // A duplicate descriptor keeps the file open even if the folder removes the segment
-        // meanwhile, and lets appends go on while the disk works.
-        let fd: Int32 = lock.withLock { segments.last.map { dup($0.fd) } ?? -1 }
-        guard fd >= 0 else { throw StoreError.closed }
-        defer { _ = Foundation.close(fd) }
-        if fdatasync(fd) != 0 { throw Self.error("syncing the event journal failed") }
-    }
-
-    /// Bytes the journal could still grow by: what the file system has free for it (or what
-    /// is left of the test capacity).
-    var freeBytes: Int64 {
-        let (capacity, used, fd) = lock.withLock {
-            (capacityBytes, segments.reduce(0) { $0 + $1.end }, segments.last?.fd ?? -1)
-        }
-        if let capacity { return max(0, capacity - used) }
-        var info = statvfs()
-        guard fd >= 0, fstatvfs(fd, &info) == 0 else { return 0 }
-        return Int64(info.f_bavail) * Int64(info.f_frsize)
-    }
-
-    /// Sets the test capacity (`nil`: none).
-    func setCapacity(_ bytes: Int64?) {
-        lock.withLock { capacityBytes = bytes }
-    }
-
-    /// Failures to inject, as a failing disk gives them (a test hook).
-    struct Faults {
-        /// The next append stops after this many bytes of its entry are in the file and fails
-        /// with `EIO`, as a `write(2)` cut short would.
-        var writeStopsAfter: Int?
-        /// Cutting a failed append's bytes off the active segment fails with `EIO`.
-        var truncateFails = false
-    }
-
-    /// Sets the failures to inject (a test hook).
-    func setFaults(_ faults: Faults) {
-        lock.withLock { self.faults = faults }
-    }
-
-    /// Runs `body` on the active segment under the lock (a test hook: where its mapping lies,
-    /// what is allocated, how much may be resident).
-    func inspectActiveSegment<T>(_ body: (Segment) -> T) -> T? {
-        lock.withLock { segments.last.map(body) }
-    }
-
-    /// Sets the hook that runs at the start of each ``sync()`` (`nil`: none).
-    func setBeforeSync(_ hook: (@Sendable () -> Void)?) {
-        lock.withLock { beforeSync = hook }
-    }
-
-    /// A cursor at the start of the journal.
-    var start: Cursor {
-        lock.withLock { Cursor(segment: segments.first?.firstSeq ?? nextSeq, offset: 0) }
-    }
-
-    /// Reads up to `maxEntries` whole entries from `cursor` on, moving it past them; moves on
-    /// to the next segment when one is read to its end and a newer one exists. The reading
-    /// itself runs outside `lock` on the segment's descriptor: only while nothing removes
-    /// segments (start-up before the checkpointer starts, or an instance opened `readOnly`) —
-    /// ``removeSegments(foldedThrough:)`` closes descriptors a read might still use.
-    func read(from cursor: inout Cursor, maxEntries: Int) throws(StoreError) -> [Entry] {
-        var entries: [Entry] = []
-        while entries.count < maxEntries {
-            let found: (fd: Int32, end: Int64, next: Int64?)? = lock.withLock {
-                guard let position = segments.firstIndex(where: { $0.firstSeq >= cursor.segment }) else {
-                    return nil
-                }
-                let segment = segments[position]
-                if segment.firstSeq != cursor.segment {
-                    cursor = Cursor(segment: segment.firstSeq, offset: 0)
-                }
-                let next = position + 1 < segments.count ? segments[position + 1].firstSeq : nil
-                return (segment.fd, segment.end, next)
-            }
-            guard let found else { break }
-            if cursor.offset >= found.end {
-                guard let next = found.next else { break }
-                cursor = Cursor(segment: next, offset: 0)
-                continue
-            }
-            let chunk = try readEntries(
-                fd: found.fd, from: cursor.offset, to: found.end, maxEntries: maxEntries - entries.count)
-            entries += chunk.entries
-            cursor.offset = chunk.offset
-        }
-        return entries
-    }
-
-    /// Every entry after `seq`, in order (start-up replay).
-    func entries(after seq: Int64, _ body: (Entry) throws(StoreError) -> Void) throws(StoreError) {
-        var cursor = start
-        while true {
-            let batch = try read(from: &cursor, maxEntries: 256)
-            if batch.isEmpty { return }
-            for entry in batch where entry.seq > seq { try body(entry) }
-        }
     }
 
     /// Removes the segments, other than the active one, whose entries are all folded: those
