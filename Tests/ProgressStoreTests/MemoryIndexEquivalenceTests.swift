@@ -3,20 +3,8 @@ import ProgressStore
 import Synchronization
 import Testing
 
-/// SplitMix64: a small seeded generator, so that a failing seed can be replayed.
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Depths that sit on bin edges as often as between them.
-private func depth(_ random: inout SeededGenerator) -> Double {
+private func depth(_ random: inout SplitMix) -> Double {
     switch Int.random(in: 0..<6, using: &random) {
     case 0: Double(Int.random(in: 0...1000, using: &random)) / 1000
     case 1: Double(Int.random(in: 0...100, using: &random)) / 100
@@ -73,7 +61,7 @@ struct MemoryIndexEquivalenceTests {
         "random articles, both metrics, thresholds on and off edges, ranges, engaged minimums",
         arguments: 1...12)
     func randomArticles(seed: UInt64) throws {
-        var random = SeededGenerator(state: seed)
+        var random = SplitMix(state: seed)
         // "/big" crosses into histograms part way; "/small" never does.
         let sizes = ["/big": 900, "/small": 40]
         var events: [EventRecord] = []
