@@ -227,4 +227,33 @@ struct EventScannerTests {
             try EventBatch.decode(Array(lines(1001).utf8), format: .ndjson, using: EventDecoder())
         }
     }
+
+    @Test("an array the scanner gives up on partway reaches the sink once, from the tree path")
+    func restartsTheSink() throws {
+        // The third entry has an escape, which the scanner leaves to the tree path after
+        // handing over the first two; the fourth is refused.
+        let escaped = Self.replacing(#""reader-123456""#, #""reader-\u0031""#)
+        let refused = Self.replacing(#""engagedMs":12000"#, #""engagedMs":-1"#)
+        let body = Array("[\(Self.typical),\(Self.typical),\(escaped),\(refused)]".utf8)
+
+        struct Tally: EventBatchSink {
+            var readers: [String] = []
+            var rejected = 0
+            var restarts = 0
+            mutating func accept(_ event: DecodedEvent) { readers.append(event.reader) }
+            mutating func reject(_ error: APIError) { rejected += 1 }
+            mutating func restart() {
+                restarts += 1
+                readers.removeAll()
+                rejected = 0
+            }
+        }
+        var tally = Tally()
+        let single = try EventBatch.decode(body, format: .json, using: EventDecoder(), into: &tally)
+        #expect(single == nil)
+        #expect(tally.restarts == 1)
+        #expect(tally.readers == ["reader-123456", "reader-123456", "reader-1"])
+        #expect(tally.rejected == 1)
+        #expect(Differential(String(decoding: body, as: UTF8.self)).mismatches.isEmpty)
+    }
 }

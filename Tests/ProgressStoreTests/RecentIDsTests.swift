@@ -24,7 +24,7 @@ struct RecentIDsTests {
         #expect(snapshot.count == 10_000 && ids.count == 10_000)
         var seen = 0
         var sum: Int64 = 0
-        snapshot.forEach { _, seenMs in
+        snapshot.forEachID { _, seenMs in
             seen += 1
             sum += seenMs
         }

@@ -13,7 +13,9 @@ extension EventBatch {
         }
         switch format {
         case .json:
-            return try decodeTree(body, using: decoder)
+            var entries = Entries()
+            if let event = try decodeTree(body, using: decoder, into: &entries) { return .single(event) }
+            return .many(entries.results)
         case .ndjson:
             let lines = body.split(separator: 0x0A, omittingEmptySubsequences: false).filter {
                 $0.contains(where: { !isJSONSpace($0) })

@@ -43,6 +43,18 @@ enum BodyFormat: Sendable, Equatable {
     }
 }
 
+/// Where the entries of a batch go as they are decoded, one at a time, so that no array of
+/// decoded events stands between a bulk body and the store.
+protocol EventBatchSink {
+    /// The next entry of the batch, decoded.
+    mutating func accept(_ event: DecodedEvent)
+    /// The next entry of the batch, refused.
+    mutating func reject(_ error: APIError)
+    /// Forget every entry given so far: the scanner gave up partway through a JSON array and the
+    /// tree path starts again from the first entry.
+    mutating func restart()
+}
+
 /// The events of one ingest body: a lone object, or a batch whose entries succeed or fail alone.
 enum EventBatch {
     static let maximumCount = 1000
@@ -52,32 +64,53 @@ enum EventBatch {
 
     /// Splits and decodes a body. Throws for what rejects the whole request: an empty body,
     /// broken JSON around a batch, a batch over 1000 events or with no events at all.
+    static func decode(_ body: [UInt8], format: BodyFormat, using decoder: EventDecoder) throws(APIError)
+        -> EventBatch
+    {
+        var entries = Entries()
+        if let event = try decode(body, format: format, using: decoder, into: &entries) {
+            return .single(event)
+        }
+        return .many(entries.results)
+    }
+
+    /// `decode`, handing a batch's entries to `sink` as they come: the lone event of a body that
+    /// is one JSON object, or `nil` once every entry of a batch is in `sink`. When it throws, what
+    /// `sink` holds means nothing.
     ///
     /// Plain events are read straight from the bytes by `EventScanner`; a JSON body it does not
     /// take whole, and an NDJSON line it does not take, go through `JSONParser` and
     /// `EventDecoder`, which decide and word every error exactly as `decodeByTree` does.
-    static func decode(_ body: [UInt8], format: BodyFormat, using decoder: EventDecoder) throws(APIError)
-        -> EventBatch
-    {
+    static func decode<Sink: EventBatchSink>(
+        _ body: [UInt8], format: BodyFormat, using decoder: EventDecoder, into sink: inout Sink
+    ) throws(APIError) -> DecodedEvent? {
         guard body.contains(where: { !isJSONSpace($0) }) else {
             throw APIError(status: 400, code: "invalid_json", message: "body is empty")
         }
         switch format {
         case .json:
             let scanned = body.withUnsafeBufferPointer { bytes in
-                EventScanner.batch(in: bytes, requireIdentity: decoder.requireIdentity)
+                EventScanner.batch(in: bytes, requireIdentity: decoder.requireIdentity, into: &sink)
             }
-            if let scanned { return scanned }
-            return try decodeTree(body, using: decoder)
+            switch scanned {
+            case .single(let event): return event
+            case .many: return nil
+            case .unusual:
+                sink.restart()
+                return try decodeTree(body, using: decoder, into: &sink)
+            }
         case .ndjson:
-            return try body.withUnsafeBufferPointer { (bytes) throws(APIError) in
-                try decodeLines(bytes, using: decoder)
+            try body.withUnsafeBufferPointer { (bytes) throws(APIError) in
+                try decodeLines(bytes, using: decoder, into: &sink)
             }
+            return nil
         }
     }
 
     /// A JSON body through the tree: a lone object, or an array whose entries succeed or fail alone.
-    static func decodeTree(_ body: [UInt8], using decoder: EventDecoder) throws(APIError) -> EventBatch {
+    static func decodeTree<Sink: EventBatchSink>(
+        _ body: [UInt8], using decoder: EventDecoder, into sink: inout Sink
+    ) throws(APIError) -> DecodedEvent? {
         let value: JSONValue
         do throws(JSONSyntaxError) {
             value = try JSONParser.parse(body)
@@ -85,14 +118,20 @@ enum EventBatch {
             throw .invalidJSON(error)
         }
         switch value {
-        case .object: return .single(try decoder.decode(value))
+        case .object: return try decoder.decode(value)
         case .array(let elements):
             guard !elements.isEmpty else {
                 throw APIError(status: 400, code: "invalid_event", message: "the batch is empty")
             }
             guard elements.count <= maximumCount else { throw .batchTooLarge(count: elements.count) }
-            return .many(
-                elements.map { element in Result { () throws(APIError) in try decoder.decode(element) } })
+            for element in elements {
+                do throws(APIError) {
+                    sink.accept(try decoder.decode(element))
+                } catch {
+                    sink.reject(error)
+                }
+            }
+            return nil
         default:
             throw APIError(
                 status: 400, code: "invalid_event",
@@ -101,12 +140,9 @@ enum EventBatch {
     }
 
     /// The lines between line feeds that hold more than white space, each an event or its error.
-    private static func decodeLines(_ body: UnsafeBufferPointer<UInt8>, using decoder: EventDecoder)
-        throws(APIError) -> EventBatch
-    {
-        var entries: [Result<DecodedEvent, APIError>] = []
-        // As the JSON array's scanner does: an event line is over 128 bytes, so this seldom grows.
-        entries.reserveCapacity(min(body.count / 128 + 1, maximumCount))
+    private static func decodeLines<Sink: EventBatchSink>(
+        _ body: UnsafeBufferPointer<UInt8>, using decoder: EventDecoder, into sink: inout Sink
+    ) throws(APIError) {
         var count = 0
         var start = 0
         while start <= body.count {
@@ -115,12 +151,11 @@ enum EventBatch {
             if line.contains(where: { !isJSONSpace($0) }) {
                 count += 1
                 // Past the limit only the count matters, for the 413's message.
-                if count <= maximumCount { entries.append(decodeLine(line, using: decoder)) }
+                if count <= maximumCount { decodeLine(line, using: decoder, into: &sink) }
             }
             start = end + 1
         }
         guard count <= maximumCount else { throw .batchTooLarge(count: count) }
-        return .many(entries)
     }
 
     /// The offset of the first line feed at or after `start`, or the end of the body: memchr,
@@ -132,21 +167,33 @@ enum EventBatch {
         return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
-    private static func decodeLine(_ line: UnsafeBufferPointer<UInt8>, using decoder: EventDecoder) -> Result<
-        DecodedEvent, APIError
-    > {
+    private static func decodeLine<Sink: EventBatchSink>(
+        _ line: UnsafeBufferPointer<UInt8>, using decoder: EventDecoder, into sink: inout Sink
+    ) {
         if let event = EventScanner.event(in: line, requireIdentity: decoder.requireIdentity) {
-            return .success(event)
+            sink.accept(event)
+            return
         }
-        return Result { () throws(APIError) in
+        do throws(APIError) {
             let value: JSONValue
             do throws(JSONSyntaxError) {
                 value = try JSONParser.parse(line)
             } catch {
                 throw .invalidJSON(error)
             }
-            return try decoder.decode(value)
+            sink.accept(try decoder.decode(value))
+        } catch {
+            sink.reject(error)
         }
+    }
+
+    /// A sink that keeps every entry, for `decode`'s batches.
+    struct Entries: EventBatchSink {
+        var results: [Result<DecodedEvent, APIError>] = []
+
+        mutating func accept(_ event: DecodedEvent) { results.append(.success(event)) }
+        mutating func reject(_ error: APIError) { results.append(.failure(error)) }
+        mutating func restart() { results.removeAll(keepingCapacity: true) }
     }
 }
 

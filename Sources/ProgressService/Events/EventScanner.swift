@@ -42,10 +42,22 @@ struct EventScanner: ~Copyable {
         }
     }
 
+    /// What `batch(in:requireIdentity:into:)` made of a JSON body.
+    enum Scanned {
+        /// A lone event object.
+        case single(DecodedEvent)
+        /// An array of 1…1000 events, all given to the sink.
+        case many
+        /// Something the tree path must decide; the sink may hold some of the array's entries.
+        case unusual
+    }
+
     /// `bytes` as what `EventBatch.decode` makes of a JSON body — a lone event object, or an
-    /// array of 1…1000 of them, every one of which the scanner reads — or `nil` when the tree
+    /// array of 1…1000 of them, every one of which the scanner reads — or `.unusual` when the tree
     /// path must decide.
-    static func batch(in bytes: UnsafeBufferPointer<UInt8>, requireIdentity: Bool) -> EventBatch? {
+    static func batch<Sink: EventBatchSink>(
+        in bytes: UnsafeBufferPointer<UInt8>, requireIdentity: Bool, into sink: inout Sink
+    ) -> Scanned {
         var scanner = EventScanner(bytes, requireIdentity: requireIdentity)
         do throws(Unusual) {
             scanner.skipWhitespace()
@@ -55,20 +67,19 @@ struct EventScanner: ~Copyable {
                 return .single(event)
             }
             scanner.index += 1
-            // An event takes some 150 bytes or more: one allocation for the whole array, mostly.
-            var events: [Result<DecodedEvent, APIError>] = []
-            events.reserveCapacity(min(bytes.count / 128 + 1, EventBatch.maximumCount))
+            var count = 0
             repeat {
                 scanner.skipWhitespace()
-                events.append(.success(try scanner.event()))
+                sink.accept(try scanner.event())
+                count += 1
                 // Over the limit is an error for the tree path to word; so is an empty array,
                 // which `event()` refuses at its ']'.
-                guard events.count <= EventBatch.maximumCount else { throw Unusual() }
+                guard count <= EventBatch.maximumCount else { throw Unusual() }
             } while try scanner.nextElement(closing: UInt8(ascii: "]"))
             try scanner.expectEnd()
-            return .many(events)
+            return .many
         } catch {
-            return nil
+            return .unusual
         }
     }
 

@@ -7,26 +7,27 @@ extension ProgressService {
     /// append, and answer 202 only once the store says they are durable.
     func ingest(_ request: HTTPRequest, _ finish: @escaping Completion) {
         let started = MonotonicClock.now()
-        let batch: EventBatch
+        let nowMs = clock()
+        // A batch's entries go straight into records as they are decoded.
+        var batch = PreparedBatch(nowMs: nowMs, bodyBytes: request.body.count)
+        let single: DecodedEvent?
         do throws(APIError) {
             guard let format = BodyFormat(contentType: request.header("Content-Type")) else {
                 throw APIError.unsupportedMediaType(request.header("Content-Type"))
             }
-            batch = try EventBatch.decode(request.body, format: format, using: EventDecoder())
+            single = try EventBatch.decode(request.body, format: format, using: EventDecoder(), into: &batch)
         } catch {
             metrics.recordEvents(accepted: 0, rejected: 1, duplicates: 0)
             finish(.failure(error))
             return
         }
-        let nowMs = clock()
-        switch batch {
-        case .single(let event):
+        if let event = single {
             // Apart, so that the completion captures the figures alone, not the record (whose
             // strings a captured copy would retain).
             let record: EventRecord
             let figures: ProgressFigures
             do throws(APIError) {
-                (record, figures) = try prepare(event, nowMs: nowMs)
+                (record, figures) = try Self.prepare(event, nowMs: nowMs)
             } catch {
                 metrics.recordEvents(accepted: 0, rejected: 1, duplicates: 0)
                 finish(.failure(error))
@@ -44,43 +45,71 @@ extension ProgressService {
                             ? Self.singleAnswer(figures, duplicate: true) : accepted
                     }.mapError { .storeUnavailable($0.message) })
             }
-        case .many(let entries):
-            var records: [EventRecord] = []
-            var rejected: [(index: Int, error: APIError)] = []
-            records.reserveCapacity(entries.count)
-            for (index, entry) in entries.enumerated() {
-                do {
-                    records.append(try prepare(entry.get(), nowMs: nowMs).0)
-                } catch {
-                    rejected.append((index, error))
-                }
+            return
+        }
+        let accepted = batch.records.count
+        let rejectedList = batch.rejected
+        let rejectedCount = rejectedList.count
+        guard accepted > 0 else {
+            metrics.recordEvents(accepted: 0, rejected: rejectedCount, duplicates: 0)
+            finish(.failure(noValidEvent(rejectedList)))
+            return
+        }
+        store.append(batch.records) { [self] result in
+            metrics.recordCommit(nanoseconds: Int(MonotonicClock.now() - started))
+            finish(
+                result.map { outcome in
+                    metrics.recordEvents(
+                        accepted: accepted, rejected: rejectedCount, duplicates: outcome.duplicates)
+                    var writer = JSONWriter()
+                    writer.beginObject()
+                    writer.key("accepted")
+                    writer.integer(accepted)
+                    writer.key("duplicates")
+                    writer.integer(outcome.duplicates)
+                    writer.key("rejected")
+                    writeRejected(rejectedList, into: &writer)
+                    writer.endObject()
+                    return .json(202, writer)
+                }.mapError { .storeUnavailable($0.message) })
+        }
+    }
+
+    /// A batch's entries as the store takes them, made as the decoder hands them over: the valid
+    /// events as records, the others as their index in the batch and their error.
+    struct PreparedBatch: EventBatchSink {
+        let nowMs: Int64
+        var records: [EventRecord] = []
+        var rejected: [(index: Int, error: APIError)] = []
+        private var count = 0
+        /// How many entries to make room for at the first: an event takes some 150 bytes or more.
+        private let expected: Int
+
+        init(nowMs: Int64, bodyBytes: Int) {
+            self.nowMs = nowMs
+            expected = min(bodyBytes / 128 + 1, EventBatch.maximumCount)
+        }
+
+        mutating func accept(_ event: DecodedEvent) {
+            // Not before: a lone event never comes here.
+            if records.capacity == 0 { records.reserveCapacity(expected) }
+            do throws(APIError) {
+                records.append(try ProgressService.prepare(event, nowMs: nowMs).record)
+            } catch {
+                rejected.append((count, error))
             }
-            let accepted = records.count
-            let rejectedCount = rejected.count
-            let rejectedList = rejected
-            guard !records.isEmpty else {
-                metrics.recordEvents(accepted: 0, rejected: rejected.count, duplicates: 0)
-                finish(.failure(noValidEvent(rejected)))
-                return
-            }
-            store.append(records) { [self] result in
-                metrics.recordCommit(nanoseconds: Int(MonotonicClock.now() - started))
-                finish(
-                    result.map { outcome in
-                        metrics.recordEvents(
-                            accepted: accepted, rejected: rejectedCount, duplicates: outcome.duplicates)
-                        var writer = JSONWriter()
-                        writer.beginObject()
-                        writer.key("accepted")
-                        writer.integer(accepted)
-                        writer.key("duplicates")
-                        writer.integer(outcome.duplicates)
-                        writer.key("rejected")
-                        writeRejected(rejectedList, into: &writer)
-                        writer.endObject()
-                        return .json(202, writer)
-                    }.mapError { .storeUnavailable($0.message) })
-            }
+            count += 1
+        }
+
+        mutating func reject(_ error: APIError) {
+            rejected.append((count, error))
+            count += 1
+        }
+
+        mutating func restart() {
+            records.removeAll(keepingCapacity: true)
+            rejected.removeAll()
+            count = 0
         }
     }
 
@@ -111,7 +140,7 @@ extension ProgressService {
             throw APIError(status: 400, code: "invalid_event", message: "body must be one event object")
         }
         if let timeMs = event.timeMs { try EventTime.check(timeMs, nowMs: clock()) }
-        let figures = try computeFigures(event.geometry)
+        let figures = try Self.computeFigures(event.geometry)
         var writer = JSONWriter()
         writer.beginObject()
         Self.writeFigures(figures, into: &writer)
@@ -119,8 +148,8 @@ extension ProgressService {
         return .json(200, writer)
     }
 
-    private func prepare(_ event: DecodedEvent, nowMs: Int64) throws(APIError) -> (
-        EventRecord, ProgressFigures
+    fileprivate static func prepare(_ event: DecodedEvent, nowMs: Int64) throws(APIError) -> (
+        record: EventRecord, figures: ProgressFigures
     ) {
         let timeMs = event.timeMs ?? nowMs
         try EventTime.check(timeMs, nowMs: nowMs)
@@ -132,7 +161,7 @@ extension ProgressService {
         return (record, figures)
     }
 
-    private func computeFigures(_ geometry: ScrollGeometry) throws(APIError) -> ProgressFigures {
+    private static func computeFigures(_ geometry: ScrollGeometry) throws(APIError) -> ProgressFigures {
         do {
             return try geometry.figures()
         } catch {

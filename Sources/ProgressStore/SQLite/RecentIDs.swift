@@ -24,7 +24,7 @@ struct RecentIDs: Sendable {
     var count: Int { shards.reduce(0) { $0 + $1.count } }
 
     /// Every id with when it was acknowledged, in no particular order.
-    func forEach(_ body: (ExactKey, Int64) throws -> Void) rethrows {
+    func forEachID(_ body: (ExactKey, Int64) throws -> Void) rethrows {
         for shard in shards {
             for (key, seenMs) in shard { try body(key, seenMs) }
         }

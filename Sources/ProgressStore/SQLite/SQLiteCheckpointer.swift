@@ -171,7 +171,7 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         var ids = CheckpointWriter()
         let horizon = options.clock() - options.idRetentionMs
         var young: [(key: ExactKey, seenMs: Int64)] = []
-        taken.ids.forEach { key, seenMs in if seenMs > horizon { young.append((key, seenMs)) } }
+        taken.ids.forEachID { key, seenMs in if seenMs > horizon { young.append((key, seenMs)) } }
         ids.integer(UInt64(young.count))
         for (key, seenMs) in young {
             ids.string(key.string)

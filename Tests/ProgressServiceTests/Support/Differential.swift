@@ -34,8 +34,12 @@ struct Differential {
                 }
             }
         }
+        var entries = EventBatch.Entries()
         scannedJSON = body.withUnsafeBufferPointer {
-            EventScanner.batch(in: $0, requireIdentity: true) != nil
+            if case .unusual = EventScanner.batch(in: $0, requireIdentity: true, into: &entries) {
+                return false
+            }
+            return true
         }
         for line in body.split(separator: 0x0A, omittingEmptySubsequences: false)
         where line.contains(where: { !isJSONSpace($0) }) {
