@@ -19,6 +19,8 @@ var connectionMemory = 24_576
 // libmicrohttpd's worker threads; 0: one per core (the service runs two per core, which does
 // not help this server: measured, it answers as many requests or fewer with four than with two).
 var threadCount = 0
+// Nanoseconds of busy work before each answer: what a given cost a request does to throughput.
+var busyNanoseconds = 0
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -37,12 +39,18 @@ while let argument = arguments.popFirst() {
             fail("--threads needs a number from 0 to 256 (0: one per core)")
         }
         threadCount = value
+    case "--busy-ns":
+        guard let value = arguments.popFirst().flatMap({ Int($0) }), (0...1_000_000).contains(value) else {
+            fail("--busy-ns needs a number of nanoseconds from 0 to 1000000")
+        }
+        busyNanoseconds = value
     case "--help", "-h":
         print(
-            "usage: bench-ceiling [--port N] [--connection-memory BYTES] [--threads N]\n"
+            "usage: bench-ceiling [--port N] [--connection-memory BYTES] [--threads N] [--busy-ns N]\n"
                 + "  --port: default 8090; 0 picks a free port\n"
                 + "  --connection-memory: per-connection memory, default 24576 as the service; 0: libmicrohttpd's 32 KiB\n"
-                + "  --threads: worker threads, default 0: one per core"
+                + "  --threads: worker threads, default 0: one per core\n"
+                + "  --busy-ns: spin this long before each answer, default 0: a stand-in for a handler's work"
         )
         exit(0)
     default:
@@ -73,7 +81,9 @@ let started: OpaquePointer? = withUnsafePointer(to: &address) { pointer in
             connection_memory_limit: connectionMemory, uri_log: nil, uri_log_cls: nil, completed: nil,
             completed_cls: nil)
         let flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
-        return cmhd_start_daemon(UInt32(flags), &options, BareHandler.access, nil)
+        return cmhd_start_daemon(
+            UInt32(flags), &options, BareHandler.access,
+            UnsafeMutableRawPointer(bitPattern: busyNanoseconds))
     }
 }
 guard let daemon = started else {
