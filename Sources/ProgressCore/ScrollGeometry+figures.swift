@@ -6,6 +6,13 @@ extension ScrollGeometry {
         return computedFigures()
     }
 
+    /// The figures of a geometry that has passed ``validate()`` already, for a caller that had
+    /// to validate before it could decide anything else (a decoder refusing an event): the
+    /// checks are not repeated. Only for such a geometry do the figures keep their promises.
+    public func figuresOfValidGeometry() -> ProgressFigures {
+        computedFigures()
+    }
+
     /// The figures of a geometry that has passed ``validate()``.
     private func computedFigures() -> ProgressFigures {
         let lengths = alongAxis

@@ -170,10 +170,7 @@ enum EventBatch {
     private static func decodeLine<Sink: EventBatchSink>(
         _ line: UnsafeBufferPointer<UInt8>, using decoder: EventDecoder, into sink: inout Sink
     ) {
-        if let event = EventScanner.event(in: line, requireIdentity: decoder.requireIdentity) {
-            sink.accept(event)
-            return
-        }
+        if EventScanner.event(in: line, requireIdentity: decoder.requireIdentity, into: &sink) { return }
         do throws(APIError) {
             let value: JSONValue
             do throws(JSONSyntaxError) {

@@ -1,6 +1,7 @@
 import ProgressCore
 
 /// An event as a client sent it, checked field by field (SPEC §4) but not yet placed in time.
+/// Its geometry has passed `validate()`: both decoders refuse an event whose geometry does not.
 struct DecodedEvent: Sendable {
     var article: String
     var reader: String

@@ -31,14 +31,26 @@ struct EventScanner: ~Copyable {
     /// `bytes` as one event object with white space around it, or `nil` when the tree path must
     /// decide.
     static func event(in bytes: UnsafeBufferPointer<UInt8>, requireIdentity: Bool) -> DecodedEvent? {
+        var entries = EventBatch.Entries()
+        guard event(in: bytes, requireIdentity: requireIdentity, into: &entries) else { return nil }
+        return try? entries.results[0].get()
+    }
+
+    /// `event(in:requireIdentity:)` handing the event to `sink`, which takes it where it lies:
+    /// an event is some 230 bytes, and each `Optional` around it would be a copy. False, and
+    /// nothing given to `sink`, when the tree path must decide.
+    static func event<Sink: EventBatchSink>(
+        in bytes: UnsafeBufferPointer<UInt8>, requireIdentity: Bool, into sink: inout Sink
+    ) -> Bool {
         var scanner = EventScanner(bytes, requireIdentity: requireIdentity)
         do throws(Unusual) {
             scanner.skipWhitespace()
             let event = try scanner.event()
             try scanner.expectEnd()
-            return event
+            sink.accept(event)
+            return true
         } catch {
-            return nil
+            return false
         }
     }
 

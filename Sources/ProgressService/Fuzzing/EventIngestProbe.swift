@@ -91,6 +91,10 @@ public enum EventIngestProbe {
         } catch {
             fail("a decoded event has no figures: \(error.message)")
         }
+        // What the ingest routes compute, trusting the decoders' validation.
+        require(
+            event.geometry.figuresOfValidGeometry() == figures,
+            "the figures of a decoded event are the same without validating again")
         check(figures, of: event.geometry)
     }
 

@@ -140,7 +140,7 @@ extension ProgressService {
             throw APIError(status: 400, code: "invalid_event", message: "body must be one event object")
         }
         if let timeMs = event.timeMs { try EventTime.check(timeMs, nowMs: clock()) }
-        let figures = try Self.computeFigures(event.geometry)
+        let figures = event.geometry.figuresOfValidGeometry()
         var writer = JSONWriter()
         writer.beginObject()
         Self.writeFigures(figures, into: &writer)
@@ -153,20 +153,12 @@ extension ProgressService {
     ) {
         let timeMs = event.timeMs ?? nowMs
         try EventTime.check(timeMs, nowMs: nowMs)
-        let figures = try computeFigures(event.geometry)
+        let figures = event.geometry.figuresOfValidGeometry()
         let record = EventRecord(
             article: event.article, reader: event.reader, timeMs: timeMs, progress: figures.progress,
             seenDepth: figures.seenDepth, scrollable: figures.scrollable, engagedMs: event.engagedMs,
             eventID: event.id)
         return (record, figures)
-    }
-
-    private static func computeFigures(_ geometry: ScrollGeometry) throws(APIError) -> ProgressFigures {
-        do {
-            return try geometry.figures()
-        } catch {
-            throw .invalidEvent(error.message, field: error.field)
-        }
     }
 
     private func noValidEvent(_ rejected: [(index: Int, error: APIError)]) -> APIError {
