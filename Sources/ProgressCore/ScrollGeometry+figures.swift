@@ -10,7 +10,8 @@ extension ScrollGeometry {
     /// to validate before it could decide anything else (a decoder refusing an event): the
     /// checks are not repeated. Only for such a geometry do the figures keep their promises.
     public func figuresOfValidGeometry() -> ProgressFigures {
-        computedFigures()
+        assert((try? validate()) != nil, "figuresOfValidGeometry() of a geometry that fails validate()")
+        return computedFigures()
     }
 
     /// The figures of a geometry that has passed ``validate()``.

@@ -101,6 +101,32 @@ struct BadInputTests {
         #expect(try StatisticsSnapshot.take(client, articles: Self.seeded) == before)
     }
 
+    @Test("a batch the byte scanner gives up on partway counts each event once, the refused one at its index")
+    func batchTheScannerGivesUpOn() throws {
+        let server = try ServerProcess(store: "memory:")
+        let client = server.client()
+        // No "/" in the article: JSONSerialization writes it as "\/", an escape the scanner
+        // leaves to the tree path from the first entry on.
+        let plain = Scenario.event(
+            article: "partway", reader: "r1", y: 100, timeMs: Self.nowMs(), engagedMs: 1000)
+        // The scanner hands the first two entries over, then leaves the escape to the tree path,
+        // which decodes the whole batch again.
+        let escaped = plain.replacingOccurrences(of: #""r1""#, with: #""r\u0032""#)
+        let refused = plain.replacingOccurrences(of: #""engagedMs":1000"#, with: #""engagedMs":-1"#)
+        #expect(escaped != plain && refused != plain)
+        let response = try client.post("/v1/events", json: "[\(plain),\(plain),\(escaped),\(refused)]")
+        #expect(response.status == 202, "\(response.text)")
+        #expect(try response.json["accepted"] as? Int == 3)
+        let rejected = try response.json["rejected"] as? [[String: Any]]
+        #expect(rejected?.count == 1)
+        #expect(rejected?.first?["index"] as? Int == 3)
+        #expect((rejected?.first?["error"] as? [String: Any])?["field"] as? String == "engagedMs")
+
+        let stats = try client.get("/v1/articles/partway/stats").json
+        #expect(stats["events"] as? Int == 3)
+        #expect(stats["readers"] as? Int == 2)
+    }
+
     static func nowMs() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
     static func seed(_ client: HTTPClient) throws {

@@ -50,8 +50,8 @@ protocol EventBatchSink {
     mutating func accept(_ event: DecodedEvent)
     /// The next entry of the batch, refused.
     mutating func reject(_ error: APIError)
-    /// Forget every entry given so far: the scanner gave up partway through a JSON array and the
-    /// tree path starts again from the first entry.
+    /// Forget every entry given so far: the scanner gave up on a JSON body, perhaps partway
+    /// through an array, and the tree path starts again from the first entry.
     mutating func restart()
 }
 

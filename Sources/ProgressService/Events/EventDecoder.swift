@@ -3,13 +3,13 @@ import ProgressCore
 /// An event as a client sent it, checked field by field (SPEC §4) but not yet placed in time.
 /// Its geometry has passed `validate()`: both decoders refuse an event whose geometry does not.
 struct DecodedEvent: Sendable {
-    var article: String
-    var reader: String
-    var geometry: ScrollGeometry
-    var engagedMs: Int64
+    let article: String
+    let reader: String
+    let geometry: ScrollGeometry
+    let engagedMs: Int64
     /// Client time in ms since the epoch, when the client sent one.
-    var timeMs: Int64?
-    var id: String?
+    let timeMs: Int64?
+    let id: String?
 }
 
 /// Turns a parsed JSON object into a `DecodedEvent`, naming the field at fault when it can't.

@@ -1,13 +1,13 @@
 /// Reads events straight from the bytes of a body, for the plain bodies that clients nearly
-/// always send: strings of printable ASCII without escapes, numbers without an exponent and with
-/// at most 15 significant digits, only the members that SPEC §4 names.
+/// always send: strings of printable ASCII without escapes (but `\/`), numbers without an
+/// exponent and with at most 15 significant digits, only the members that SPEC §4 names.
 ///
 /// It answers only when `JSONParser` followed by `EventDecoder` would produce the very same
-/// event, bit for bit, and gives up — `nil`, not an error — on anything else: an escape, a
-/// non-ASCII byte, an unknown or repeated key, a number it cannot convert exactly, a rule
-/// broken, a byte out of place. The caller then runs the tree path, which accepts or words the
-/// error as it always has, so the scanner can make decoding faster but never different. The
-/// differential tests and `EventIngestProbe` hold it to that.
+/// event, bit for bit, and gives up — `nil`, `false` or `.unusual`, not an error — on anything
+/// else: an escape, a non-ASCII byte, an unknown or repeated key, a number it cannot convert
+/// exactly, a rule broken, a byte out of place. The caller then runs the tree path, which
+/// accepts or words the error as it always has, so the scanner can make decoding faster but never
+/// different. The differential tests and `EventIngestProbe` hold it to that.
 ///
 /// No tree, no `String` for a key: keys are matched as bytes, and an event allocates only the
 /// strings it keeps (`article`, `reader`, `id`, and only those longer than 15 bytes).
@@ -223,11 +223,55 @@ struct EventScanner: ~Copyable {
         return true
     }
 
-    /// A plain string of `1...maxBytes` bytes, as the String `EventDecoder` would keep.
+    /// A plain string of `1...maxBytes` bytes, as the String `EventDecoder` would keep; or one
+    /// whose only escapes are `\/`, which Foundation's JSON writers put for every `/`
+    /// (`JSONEncoder` unless told `.withoutEscapingSlashes`, `JSONSerialization` always), and
+    /// article ids are mostly paths.
     mutating func string(maxBytes: Int) throws(Unusual) -> String {
-        let span = try plainString()
-        guard span.count >= 1, span.count <= maxBytes else { throw Unusual() }
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[span]), as: UTF8.self)
+        let start = index
+        do throws(Unusual) {
+            let span = try plainString()
+            guard span.count >= 1, span.count <= maxBytes else { throw Unusual() }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[span]), as: UTF8.self)
+        } catch {
+            index = start
+            return try stringWithEscapedSlashes(maxBytes: maxBytes)
+        }
+    }
+
+    /// `string(maxBytes:)` for a string of printable ASCII in which a backslash only ever
+    /// escapes a `/`: two passes, one to check and count, one to copy without the backslashes.
+    private mutating func stringWithEscapedSlashes(maxBytes: Int) throws(Unusual) -> String {
+        try expect(UInt8(ascii: "\""))
+        let bytes = bytes
+        let start = index
+        var cursor = index
+        var length = 0
+        while true {
+            guard cursor < bytes.count else { throw Unusual() }
+            let byte = bytes[cursor]
+            if byte == UInt8(ascii: "\"") { break }
+            guard byte >= 0x20, byte < 0x7F else { throw Unusual() }
+            if byte == UInt8(ascii: "\\") {
+                guard cursor + 1 < bytes.count, bytes[cursor + 1] == UInt8(ascii: "/") else {
+                    throw Unusual()
+                }
+                cursor += 1
+            }
+            length += 1
+            cursor += 1
+        }
+        guard length >= 1, length <= maxBytes else { throw Unusual() }
+        index = cursor + 1
+        return String(unsafeUninitializedCapacity: length) { buffer in
+            var from = start
+            for offset in 0..<length {
+                if bytes[from] == UInt8(ascii: "\\") { from += 1 }
+                buffer[offset] = bytes[from]
+                from += 1
+            }
+            return length
+        }
     }
 
     /// A number without an exponent and with at most 15 significant digits, read as it is

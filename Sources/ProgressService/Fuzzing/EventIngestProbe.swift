@@ -89,12 +89,9 @@ public enum EventIngestProbe {
         do {
             figures = try event.geometry.figures()
         } catch {
+            // The ingest routes rely on this: they compute figures without validating again.
             fail("a decoded event has no figures: \(error.message)")
         }
-        // What the ingest routes compute, trusting the decoders' validation.
-        require(
-            event.geometry.figuresOfValidGeometry() == figures,
-            "the figures of a decoded event are the same without validating again")
         check(figures, of: event.geometry)
     }
 
