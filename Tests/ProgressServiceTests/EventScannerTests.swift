@@ -55,6 +55,12 @@ struct EventScannerTests {
         replacing("reader-123456", #"reader\/123456\/"#),
         with(#""id":"\/a\/\/b""#),
         replacing(#""/blog/article-42""#, "\"" + String(repeating: #"\/"#, count: 256) + "\""),
+        // UTF-8 beyond ASCII, as those writers leave it, counted in bytes against the limit.
+        replacing("article-42", "artículo-42"),
+        replacing("article-42", #"artículo\/42"#),
+        replacing("reader-123456", "читатель-😀"),
+        with(#""id":"événement-1""#),
+        replacing(#""/blog/article-42""#, "\"" + String(repeating: "é", count: 128) + "\""),
         // Arrays of events.
         "[" + typical + "]",
         " [ " + typical + " ,\n" + typical + " ] ",
@@ -79,8 +85,9 @@ struct EventScannerTests {
         replacing("/blog/article-42", #"\/blog\\article-42"#),
         replacing("/blog/article-42", #"\/blog\/article-42\n"#),
         replacing("article-42", #"article-\u0034\u0032"#),
-        replacing("article-42", "artículo-42"),
         replacing("article-42", "article-\u{85}"),
+        replacing("article-42", "artículo-\u{9F}"),
+        replacing(#""/blog/article-42""#, "\"" + String(repeating: "é", count: 128) + "a\""),
         replacing("article-42", "article-\u{7F}"),
         replacing("article-42", "article-\t"),
         replacing(#""article""#, #""\u0061rticle""#),
@@ -153,7 +160,11 @@ struct EventScannerTests {
     }
 
     @Test(
-        "leaves bytes that are not UTF-8 to the tree path", arguments: [[0xFF], [0xC3], [0xED, 0xA0, 0x80]])
+        "leaves bytes that are not UTF-8 to the tree path",
+        arguments: [
+            [0xFF], [0xC3], [0xED, 0xA0, 0x80], [0xC0, 0xAF], [0xE2, 0x82], [0xF4, 0x90, 0x80, 0x80],
+            [0xC3, 0xA9, 0x80], Array(#"\/"#.utf8) + [0xC3],
+        ] as [[UInt8]])
     func invalidUTF8(bytes: [UInt8]) {
         let body = Array(Self.typical.utf8)
         let at = body.firstIndex(of: UInt8(ascii: "4"))!

@@ -1,6 +1,7 @@
 /// Reads events straight from the bytes of a body, for the plain bodies that clients nearly
-/// always send: strings of printable ASCII without escapes (but `\/`), numbers without an
-/// exponent and with at most 15 significant digits, only the members that SPEC §4 names.
+/// always send: strings of printable ASCII without escapes (but `\/`; and UTF-8 beyond ASCII in
+/// the values of `article`, `reader` and `id`), numbers without an exponent and with at most 15
+/// significant digits, only the members that SPEC §4 names.
 ///
 /// It answers only when `JSONParser` followed by `EventDecoder` would produce the very same
 /// event, bit for bit, and gives up — `nil`, `false` or `.unusual`, not an error — on anything
@@ -224,9 +225,9 @@ struct EventScanner: ~Copyable {
     }
 
     /// A plain string of `1...maxBytes` bytes, as the String `EventDecoder` would keep; or one
-    /// whose only escapes are `\/`, which Foundation's JSON writers put for every `/`
-    /// (`JSONEncoder` unless told `.withoutEscapingSlashes`, `JSONSerialization` always), and
-    /// article ids are mostly paths.
+    /// that also holds `\/`, which Foundation's JSON writers put for every `/` (`JSONEncoder`
+    /// unless told `.withoutEscapingSlashes`, `JSONSerialization` always; article ids are mostly
+    /// paths), or UTF-8 beyond ASCII, which they write as it is.
     mutating func string(maxBytes: Int) throws(Unusual) -> String {
         let start = index
         do throws(Unusual) {
@@ -235,43 +236,75 @@ struct EventScanner: ~Copyable {
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[span]), as: UTF8.self)
         } catch {
             index = start
-            return try stringWithEscapedSlashes(maxBytes: maxBytes)
+            return try unusualString(maxBytes: maxBytes)
         }
     }
 
-    /// `string(maxBytes:)` for a string of printable ASCII in which a backslash only ever
-    /// escapes a `/`: two passes, one to check and count, one to copy without the backslashes.
-    private mutating func stringWithEscapedSlashes(maxBytes: Int) throws(Unusual) -> String {
+    /// `string(maxBytes:)` past the plain case: a backslash only ever before a `/`, bytes past
+    /// ASCII only as valid UTF-8 of no control character — what `JSONParser` and `EventDecoder`
+    /// take the same way. Anything else is theirs to word.
+    private mutating func unusualString(maxBytes: Int) throws(Unusual) -> String {
         try expect(UInt8(ascii: "\""))
         let bytes = bytes
         let start = index
         var cursor = index
-        var length = 0
+        var escapes = 0
+        var beyondASCII = false
         while true {
             guard cursor < bytes.count else { throw Unusual() }
             let byte = bytes[cursor]
             if byte == UInt8(ascii: "\"") { break }
-            guard byte >= 0x20, byte < 0x7F else { throw Unusual() }
+            guard byte >= 0x20, byte != 0x7F else { throw Unusual() }
             if byte == UInt8(ascii: "\\") {
                 guard cursor + 1 < bytes.count, bytes[cursor + 1] == UInt8(ascii: "/") else {
                     throw Unusual()
                 }
+                escapes += 1
                 cursor += 1
             }
-            length += 1
+            if byte >= 0x80 { beyondASCII = true }
             cursor += 1
         }
+        let length = cursor - start - escapes
         guard length >= 1, length <= maxBytes else { throw Unusual() }
         index = cursor + 1
-        return String(unsafeUninitializedCapacity: length) { buffer in
-            var from = start
-            for offset in 0..<length {
-                if bytes[from] == UInt8(ascii: "\\") { from += 1 }
-                buffer[offset] = bytes[from]
-                from += 1
+        let raw = UnsafeBufferPointer(rebasing: bytes[start..<cursor])
+        guard beyondASCII else {
+            // Printable ASCII: valid as it is, nothing to check once the backslashes are out.
+            return String(unsafeUninitializedCapacity: length) { buffer in
+                Self.copy(raw, withoutBackslashesInto: buffer)
             }
-            return length
         }
+        let validated: String?
+        if escapes == 0 {
+            validated = String(validating: raw, as: UTF8.self)
+        } else {
+            var utf8 = [UInt8](repeating: 0, count: length)
+            utf8.withUnsafeMutableBufferPointer { buffer in
+                _ = Self.copy(raw, withoutBackslashesInto: buffer)
+            }
+            validated = String(validating: utf8, as: UTF8.self)
+        }
+        guard let string = validated, !string.unicodeScalars.contains(where: isControl) else {
+            throw Unusual()
+        }
+        return string
+    }
+
+    /// Copies `raw` leaving out every backslash, which escapes the byte after it; how many
+    /// bytes that makes.
+    private static func copy(
+        _ raw: UnsafeBufferPointer<UInt8>, withoutBackslashesInto buffer: UnsafeMutableBufferPointer<UInt8>
+    ) -> Int {
+        var from = 0
+        var count = 0
+        while from < raw.count {
+            if raw[from] == UInt8(ascii: "\\") { from += 1 }
+            buffer[count] = raw[from]
+            count += 1
+            from += 1
+        }
+        return count
     }
 
     /// A number without an exponent and with at most 15 significant digits, read as it is
