@@ -61,6 +61,12 @@ struct EventScannerTests {
         replacing("reader-123456", "читатель-😀"),
         with(#""id":"événement-1""#),
         replacing(#""/blog/article-42""#, "\"" + String(repeating: "é", count: 128) + "\""),
+        // Unknown members with values the scanner reads, which `EventDecoder` ignores.
+        with(#""extra":1"#),
+        with(#""platform":"ios","appVersion":"2.3.1","debug":false,"beta":true,"session":null"#),
+        with(#""page":"\/blog\/a","title":"Café","offset":-12.5,"empty":"""#),
+        replacing(#"{"article""#, #"{"first":0,"article""#),
+        with((0...15).map { #""extra\#($0)":0"# }.joined(separator: ",")),
         // Arrays of events.
         "[" + typical + "]",
         " [ " + typical + " ,\n" + typical + " ] ",
@@ -107,9 +113,19 @@ struct EventScannerTests {
         replacing(#""engagedMs":12000"#, #""engagedMs":1.5"#),
         replacing(#""engagedMs":12000"#, #""engagedMs":86400001"#),
         replacing(#""engagedMs":12000"#, #""engagedMs":1.2e4"#),
-        // Unknown members, of any type.
-        with(#""extra":1"#),
+        // Unknown members the scanner does not step over: objects, arrays, names given twice
+        // (a JSON error), values it does not read, too many of them.
         with(#""extra":{"article":"x"}"#),
+        with(#""extra":[]"#),
+        with(#""extra":1,"extra":2"#),
+        with(#""extra":1,"more":true,"extra":null"#),
+        with(#""extra":1e3"#),
+        with(#""extra":"a\nb""#),
+        with(#""extra":tru"#),
+        with(#""extra":nul"#),
+        with(#""extra":-"#),
+        with(#""ext\u0072a":1"#),
+        with((0...16).map { #""extra\#($0)":0"# }.joined(separator: ",")),
         replacing(#""x":0"#, #""x":0,"z":0"#),
         // Rules broken.
         replacing(#""reader":"reader-123456""#, #""reader":"""#),
@@ -228,7 +244,7 @@ struct EventScannerTests {
 
     @Test("NDJSON: each line on its own, blank lines skipped, the bad ones left to the tree")
     func lines() {
-        let body = "\n" + Self.typical + "\r\n  \n\t\n" + Self.with(#""x":1"#) + "\n" + Self.typical
+        let body = "\n" + Self.typical + "\r\n  \n\t\n" + Self.with(#""x":[1]"#) + "\n" + Self.typical
         let outcome = Differential(body)
         #expect(outcome.mismatches.isEmpty, "\(outcome.mismatches)")
         #expect(outcome.lines == 3 && outcome.scannedLines == 2)

@@ -19,9 +19,13 @@ extension EventScanner {
         var engagedMs: Int64 = 0
         var timeMs: Int64?
         var id: String?
+        var unknown = UnknownNames()
         repeat {
             try startKey()
-            let member = try member()
+            guard let member = try member() else {
+                try skipUnknownMember(seen: &unknown)
+                continue
+            }
             guard seen & member.bit == 0 else { throw Unusual() }
             seen |= member.bit
             try endKey()
@@ -81,10 +85,9 @@ extension EventScanner {
             timeMs: timeMs, id: id)
     }
 
-    /// The member whose name starts at `index`, told apart by its first byte. Unknown members
-    /// are ignored by `EventDecoder` whatever they hold; the scanner leaves them to it rather
-    /// than learn to skip every kind of JSON value.
-    private mutating func member() throws(Unusual) -> Key {
+    /// The member whose name starts at `index`, told apart by its first byte; `nil` for a name
+    /// SPEC §4 does not give an event, whose member `skipUnknownMember(seen:)` steps over.
+    private mutating func member() throws(Unusual) -> Key? {
         switch current {
         case UInt8(ascii: "a"):
             if matchKey(.article) { return .article }
@@ -109,7 +112,7 @@ extension EventScanner {
         default:
             break
         }
-        throw Unusual()
+        return nil
     }
 
     /// `article` or `reader`: a string of 1…max bytes; anything at all when identity is not

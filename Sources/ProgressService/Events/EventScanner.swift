@@ -243,7 +243,7 @@ struct EventScanner: ~Copyable {
     /// `string(maxBytes:)` past the plain case: a backslash only ever before a `/`, bytes past
     /// ASCII only as valid UTF-8 of no control character — what `JSONParser` and `EventDecoder`
     /// take the same way. Anything else is theirs to word.
-    private mutating func unusualString(maxBytes: Int) throws(Unusual) -> String {
+    mutating func unusualString(maxBytes: Int) throws(Unusual) -> String {
         try expect(UInt8(ascii: "\""))
         let bytes = bytes
         let start = index
