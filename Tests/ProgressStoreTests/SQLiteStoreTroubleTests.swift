@@ -43,6 +43,39 @@ struct SQLiteStoreTroubleTests {
         #expect(try reopened.readers(of: "/a", in: .allTime)?.count == 22)
     }
 
+    @Test("a database older than its journal (restored from a backup) refuses to open, naming the gap")
+    func databaseOlderThanJournal() async throws {
+        let folder = try TemporaryFolder()
+        let path = folder.databasePath
+        let files = FileManager.default
+        let store = try SQLiteStore(path: path)
+        _ = try await store.append([event("/a", "r1"), event("/a", "r2")])
+        store.close()  // checkpoints through entry 1 (one append); the journal now begins at 2
+        try files.copyItem(atPath: path, toPath: path + ".backup")
+
+        let later = try SQLiteStore(path: path)
+        _ = try await later.append([event("/a", "r3"), event("/a", "r4"), event("/a", "r5")])
+        later.close()  // through entry 2, which only the database now holds
+        for suffix in ["", "-wal", "-shm"] { try? files.removeItem(atPath: path + suffix) }
+        try files.moveItem(atPath: path + ".backup", toPath: path)
+
+        do {
+            _ = try SQLiteStore(path: path)
+            Issue.record("a database without journal entry 2 opened")
+        } catch {
+            #expect(error.message.contains("journal entry 2 is in neither"), "\(error.message)")
+        }
+        // The way out the message names: the journal aside, the database alone.
+        for name in try files.contentsOfDirectory(atPath: (path as NSString).deletingLastPathComponent)
+        where name.contains("-journal.") {
+            let folderPath = (path as NSString).deletingLastPathComponent
+            try files.moveItem(atPath: folderPath + "/" + name, toPath: folder.url.path + "/" + name)
+        }
+        let reopened = try SQLiteStore(path: path)
+        defer { reopened.close() }
+        #expect(try reopened.readers(of: "/a", in: .allTime)?.count == 2)
+    }
+
     @Test("an open that fails lets go of the lock file, so that a later one can succeed")
     func failedOpenReleasesLock() throws {
         let folder = try TemporaryFolder()

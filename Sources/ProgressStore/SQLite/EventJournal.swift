@@ -100,6 +100,11 @@ final class EventJournal: @unchecked Sendable {
         close()
     }
 
+    /// The number of the first entry the journal's files begin at (perhaps with no entries yet).
+    var firstSeq: Int64 {
+        lock.withLock { segments.first?.firstSeq ?? nextSeq }
+    }
+
     /// The number the next entry will get.
     var upcomingSeq: Int64 {
         lock.withLock { nextSeq }
