@@ -89,6 +89,33 @@ struct SQLiteStoreTroubleTests {
         store.close()
     }
 
+    @Test("with an fsync per commit, a failed sync stops every later write until a restart")
+    func failedSyncStopsWrites() async throws {
+        let folder = try TemporaryFolder()
+        let options = SQLiteStore.Options(fsyncEachCommit: true)
+        let store = try SQLiteStore(path: folder.databasePath, options: options)
+        _ = try await store.append([event("/a", "before")])
+        #expect(store.isWritable)
+        store.journal.setFaults(.init(syncFails: true))
+        await #expect(throws: StoreError.self) { try await store.append([event("/a", "unsynced")]) }
+        // The fault was one sync's, but the disk may have dropped pages a later sync would not
+        // report: nothing more is acknowledged, and a probe says so.
+        await #expect(throws: StoreError.self) { try await store.append([event("/a", "after")]) }
+        #expect(!store.isWritable)
+        store.probe { ok in #expect(!ok) }
+        #expect(!store.isWritable)
+        store.close()
+
+        let reopened = try SQLiteStore(path: folder.databasePath, options: options)
+        defer { reopened.close() }
+        _ = try await reopened.append([event("/a", "restarted")])
+        #expect(reopened.isWritable)
+        // The entry whose sync failed was written and is read again (its client was told it
+        // failed, and may resend it with its id); the one refused after it was never written.
+        #expect(try reopened.readers(of: "/a", in: .allTime)?.count == 3)
+        #expect(try reopened.reader("after", of: "/a") == nil)
+    }
+
     @Test("with an fsync per commit, a repeat is acknowledged only once the first is synced")
     func repeatWaitsForSync() throws {
         let folder = try TemporaryFolder()

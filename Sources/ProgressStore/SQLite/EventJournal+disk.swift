@@ -6,21 +6,38 @@ extension EventJournal {
     /// pages dirtied through the mapping as well). Only the active segment can hold unsynced
     /// entries: a segment is synced before the next one starts.
     ///
-    /// Known limit of the power-cut promise: when an `fdatasync` fails (`EIO`), Linux may drop
-    /// the pages it could not write and reports the error once per open file, so a later sync
-    /// can succeed over entries that are gone. The group whose sync failed is told so, but a
-    /// later group (or a repeat of one of its ids) may be acknowledged; and the sync of a
-    /// segment that stops being the active one (`startSegment`) reports nothing at all. Only a
-    /// fail-stop journal — no append after a failed sync until a restart reads the files again
-    /// — would close this; it is a policy for the fsync mode as a whole, not taken here.
+    /// Fail-stop: when an `fdatasync` fails (`EIO`), Linux may drop the pages it could not write
+    /// and reports the error once per open file, so a later sync could succeed over entries that
+    /// are gone — and acknowledge later ones, or a repeat of a lost one, as durable. So after one
+    /// failure every sync and every append fails, with that failure, until a restart reads the
+    /// files again (and finds whatever the disk kept). `/healthz` answers 503 meanwhile.
     func sync() throws(StoreError) {
         lock.withLock { beforeSync }?()
         // A duplicate descriptor keeps the file open even if the folder removes the segment
         // meanwhile, and lets appends go on while the disk works.
-        let fd: Int32 = lock.withLock { segments.last.map { dup($0.fd) } ?? -1 }
+        let (fd, failure, injected): (Int32, StoreError?, Bool) = lock.withLock {
+            defer { faults.syncFails = false }
+            return (segments.last.map { dup($0.fd) } ?? -1, syncFailure, faults.syncFails)
+        }
+        if let failure {
+            if fd >= 0 { _ = Foundation.close(fd) }
+            throw failure
+        }
         guard fd >= 0 else { throw StoreError.closed }
         defer { _ = Foundation.close(fd) }
-        if fdatasync(fd) != 0 { throw Self.error("syncing the event journal failed") }
+        if fdatasync(fd) != 0 || injected {
+            let failure = Self.syncFailure(injected ? EIO : errno)
+            lock.withLock { syncFailure = syncFailure ?? failure }
+            throw failure
+        }
+    }
+
+    /// The error of a failed sync, for it and for everything after it.
+    static func syncFailure(_ code: Int32 = errno) -> StoreError {
+        StoreError(
+            code: code,
+            message: "syncing the event journal failed (\(String(cString: strerror(code)))): no more "
+                + "writes until a restart reads the journal again")
     }
 
     /// Bytes the journal could still grow by: what the file system has free for it (or what

@@ -15,6 +15,8 @@ extension EventJournal {
         var writeStopsAfter: Int?
         /// Cutting a failed append's bytes off the active segment fails with `EIO`.
         var truncateFails = false
+        /// The next ``sync()`` fails with `EIO`, as an `fdatasync` on a failing disk does.
+        var syncFails = false
     }
 
     /// Sets the failures to inject (a test hook).

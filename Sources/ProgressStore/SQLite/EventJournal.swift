@@ -63,6 +63,9 @@ final class EventJournal: @unchecked Sendable {
     var beforeSync: (@Sendable () -> Void)?
     /// A test hook: failures a failing disk could give (see ``Faults``).
     var faults = Faults()
+    /// Why a sync failed, once one has: from then on every append and sync fails with it, until
+    /// a restart reads the files again (see ``sync()``).
+    var syncFailure: StoreError?
     private var isClosed = false
 
     /// Opens the journal of the database at `databasePath` (`nil`: a store in memory), cutting
@@ -122,6 +125,7 @@ final class EventJournal: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard !isClosed, let active = segments.last else { throw StoreError.closed }
+        if let syncFailure { throw syncFailure }
         try cutFailedWrite(active)
         let frameBytes = Self.headerBytes + payload.count
         if let capacityBytes, segments.reduce(0, { $0 + $1.end }) + Int64(frameBytes) > capacityBytes {
@@ -258,11 +262,11 @@ final class EventJournal: @unchecked Sendable {
             guard previous.truncateToEnd() else {
                 throw Self.error("cutting an event journal segment to its last entry failed")
             }
-            if durableAcrossPowerLoss {
-                // `sync()` syncs only the active segment: sync this one (and its cut size)
-                // before it stops being it. (A failure goes unreported: see the known limit at
-                // `sync()`.)
-                _ = fsync(previous.fd)
+            if durableAcrossPowerLoss, syncFailure == nil, fsync(previous.fd) != 0 {
+                // `sync()` syncs only the active segment: this one (and its cut size) is synced
+                // before it stops being it. Should that fail, entries acknowledged by a later
+                // sync might not be on the disk: the journal stops taking any (see `sync()`).
+                syncFailure = Self.syncFailure()
             }
         }
         let fd: Int32
