@@ -55,7 +55,9 @@ struct SQLiteStoreTroubleTests {
 
         let later = try SQLiteStore(path: path)
         _ = try await later.append([event("/a", "r3"), event("/a", "r4"), event("/a", "r5")])
-        later.close()  // through entry 2, which only the database now holds
+        try later.checkpointNow()  // through entry 2, which only the database now holds
+        _ = try await later.append([event("/a", "r6")])  // entry 3, in the journal only
+        later.abandon()  // as kill -9 would: the journal keeps entry 3
         for suffix in ["", "-wal", "-shm"] { try? files.removeItem(atPath: path + suffix) }
         try files.moveItem(atPath: path + ".backup", toPath: path)
 
@@ -64,6 +66,7 @@ struct SQLiteStoreTroubleTests {
             Issue.record("a database without journal entry 2 opened")
         } catch {
             #expect(error.message.contains("journal entry 2 is in neither"), "\(error.message)")
+            #expect(error.message.contains("begins at entry 3"), "\(error.message)")
         }
         // The way out the message names: the journal aside, the database alone.
         for name in try files.contentsOfDirectory(atPath: (path as NSString).deletingLastPathComponent)
@@ -110,8 +113,9 @@ struct SQLiteStoreTroubleTests {
         defer { reopened.close() }
         _ = try await reopened.append([event("/a", "restarted")])
         #expect(reopened.isWritable)
-        // The entry whose sync failed was written and is read again (its client was told it
-        // failed, and may resend it with its id); the one refused after it was never written.
+        // The event whose sync failed was in the index, which the checkpoint at close saved (its
+        // client was told it failed, and may resend it with its id); the one refused after it
+        // was never taken.
         #expect(try reopened.readers(of: "/a", in: .allTime)?.count == 3)
         #expect(try reopened.reader("after", of: "/a") == nil)
     }

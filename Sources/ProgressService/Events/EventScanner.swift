@@ -1,14 +1,16 @@
-/// Reads events straight from the bytes of a body, for the plain bodies that clients nearly
-/// always send: strings of printable ASCII without escapes (but `\/`; and UTF-8 beyond ASCII in
-/// the values of `article`, `reader` and `id`), numbers without an exponent and with at most 15
-/// significant digits, only the members that SPEC §4 names.
+/// Reads events straight from the bytes of a body, for the bodies that clients nearly always
+/// send: strings of printable ASCII whose only escape is `\/` (and, in the values of `article`,
+/// `reader` and `id`, UTF-8 beyond ASCII, as Foundation's JSON writers leave it), numbers without
+/// an exponent and with at most 15 significant digits, the members SPEC §4 names and unknown
+/// ones whose value is such a string, such a number, `true`, `false` or `null`.
 ///
 /// It answers only when `JSONParser` followed by `EventDecoder` would produce the very same
 /// event, bit for bit, and gives up — `nil`, `false` or `.unusual`, not an error — on anything
-/// else: an escape, a non-ASCII byte, an unknown or repeated key, a number it cannot convert
-/// exactly, a rule broken, a byte out of place. The caller then runs the tree path, which
-/// accepts or words the error as it always has, so the scanner can make decoding faster but never
-/// different. The differential tests and `EventIngestProbe` hold it to that.
+/// else: another escape, invalid UTF-8 or a control character, a repeated key, an unknown member
+/// holding an object or an array, a number it cannot convert exactly, a rule broken, a byte out
+/// of place. The caller then runs the tree path, which accepts or words the error as it always
+/// has, so the scanner can make decoding faster but never different. The differential tests and
+/// `EventIngestProbe` hold it to that.
 ///
 /// No tree, no `String` for a key: keys are matched as bytes, and an event allocates only the
 /// strings it keeps (`article`, `reader`, `id`, and only those longer than 15 bytes).

@@ -9,10 +9,18 @@ extension EventJournal {
     /// Fail-stop: when an `fdatasync` fails (`EIO`), Linux may drop the pages it could not write
     /// and reports the error once per open file, so a later sync could succeed over entries that
     /// are gone — and acknowledge later ones, or a repeat of a lost one, as durable. So after one
-    /// failure every sync and every append fails, with that failure, until a restart reads the
-    /// files again (and finds whatever the disk kept). `/healthz` answers 503 meanwhile.
+    /// failure every sync and every append fails, with that failure, until a restart. `/healthz`
+    /// answers 503 meanwhile. (Checkpoints go on: they save the index, which holds every
+    /// acknowledged event, to the database — a file of its own.)
+    ///
+    /// Linux reports a writeback error once per open file, and the descriptors here are
+    /// duplicates of one: so syncs run one at a time (`syncLock`), and a sync that succeeds
+    /// looks again for a failure that retiring the segment (`startSegment`, under `lock`) may
+    /// have taken the report of meanwhile.
     func sync() throws(StoreError) {
         lock.withLock { beforeSync }?()
+        syncLock.lock()
+        defer { syncLock.unlock() }
         // A duplicate descriptor keeps the file open even if the folder removes the segment
         // meanwhile, and lets appends go on while the disk works.
         let (fd, failure, injected): (Int32, StoreError?, Bool) = lock.withLock {
@@ -30,6 +38,7 @@ extension EventJournal {
             lock.withLock { syncFailure = syncFailure ?? failure }
             throw failure
         }
+        if let failure = lock.withLock({ syncFailure }) { throw failure }
     }
 
     /// The error of a failed sync, for it and for everything after it.

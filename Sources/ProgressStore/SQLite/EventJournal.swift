@@ -54,6 +54,9 @@ final class EventJournal: @unchecked Sendable {
     /// ever covers whole entries. (Not private: the reading and the test hooks live in
     /// extensions of their own.)
     let lock = NSLock()
+    /// Held by ``sync()`` from its `fdatasync` until a failure is recorded, so that two syncs (the
+    /// group commit's and a probe's) cannot share one failure report between them.
+    let syncLock = NSLock()
     var segments: [Segment] = []
     var nextSeq: Int64 = 1
     /// A test hook: appends that would take the journal's total size past this fail as if the

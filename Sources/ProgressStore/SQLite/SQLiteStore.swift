@@ -93,14 +93,15 @@ public final class SQLiteStore: ProgressStore {
         // at or before the first entry the database lacks — unless the database is older than
         // the journal (restored from an earlier backup): then acknowledged events are missing,
         // and starting would drop them without a word.
-        guard journal.firstSeq <= checkpointer.foldedSeq + 1 else {
-            let (from, through) = (checkpointer.foldedSeq + 1, journal.firstSeq - 1)
+        let journalBegins = journal.firstSeq
+        guard journalBegins <= checkpointer.foldedSeq + 1 else {
+            let (from, through) = (checkpointer.foldedSeq + 1, journalBegins - 1)
             let missing = from == through ? "entry \(from) is" : "entries \(from)…\(through) are"
             journal.close()
             throw StoreError(
                 code: 0,
                 message: "the database has folded its event journal through entry "
-                    + "\(checkpointer.foldedSeq), but the journal begins at entry \(journal.firstSeq): "
+                    + "\(checkpointer.foldedSeq), but the journal begins at entry \(journalBegins): "
                     + "journal \(missing) in neither (was the database restored from an older backup?). "
                     + "Restore the database and its -journal.* files from the same moment, or move the "
                     + "journal files aside to start from the database alone")
