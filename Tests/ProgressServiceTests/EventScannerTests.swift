@@ -297,4 +297,19 @@ struct EventScannerTests {
         #expect(tally.rejected == 1)
         #expect(Differential(String(decoding: body, as: UTF8.self)).mismatches.isEmpty)
     }
+
+    @Test("a batch's article ids come back as the ids they are, whichever slot they share")
+    func articleNames() {
+        var names = ArticleNames()
+        // Many more ids than slots, some shorter than a word, some differing only in the middle.
+        let ids =
+            (0..<300).map { "/blog/article-\($0)" } + (0..<50).map { "a\($0)" }
+            + (0..<50).map { "/x/\($0)/" + String(repeating: "m", count: 20) + "/y" }
+        for round in 0..<3 {
+            for id in ids + ids.reversed() {
+                let name = Array(id.utf8).withUnsafeBufferPointer { names.name(of: $0) }
+                #expect(name == id, "round \(round)")
+            }
+        }
+    }
 }

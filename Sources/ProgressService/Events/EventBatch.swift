@@ -145,15 +145,20 @@ enum EventBatch {
     ) throws(APIError) {
         var count = 0
         var start = 0
-        while start <= body.count {
-            let end = lineEnd(in: body, from: start)
-            let line = UnsafeBufferPointer(rebasing: body[start..<end])
-            if line.contains(where: { !isJSONSpace($0) }) {
-                count += 1
-                // Past the limit only the count matters, for the 413's message.
-                if count <= maximumCount { decodeLine(line, using: decoder, into: &sink) }
+        var articleNames = ArticleNames()
+        withUnsafeMutablePointer(to: &articleNames) { articleNames in
+            while start <= body.count {
+                let end = lineEnd(in: body, from: start)
+                let line = UnsafeBufferPointer(rebasing: body[start..<end])
+                if line.contains(where: { !isJSONSpace($0) }) {
+                    count += 1
+                    // Past the limit only the count matters, for the 413's message.
+                    if count <= maximumCount {
+                        decodeLine(line, using: decoder, into: &sink, articleNames: articleNames)
+                    }
+                }
+                start = end + 1
             }
-            start = end + 1
         }
         guard count <= maximumCount else { throw .batchTooLarge(count: count) }
     }
@@ -168,9 +173,14 @@ enum EventBatch {
     }
 
     private static func decodeLine<Sink: EventBatchSink>(
-        _ line: UnsafeBufferPointer<UInt8>, using decoder: EventDecoder, into sink: inout Sink
+        _ line: UnsafeBufferPointer<UInt8>, using decoder: EventDecoder, into sink: inout Sink,
+        articleNames: UnsafeMutablePointer<ArticleNames>
     ) {
-        if EventScanner.event(in: line, requireIdentity: decoder.requireIdentity, into: &sink) { return }
+        if EventScanner.event(
+            in: line, requireIdentity: decoder.requireIdentity, into: &sink, articleNames: articleNames)
+        {
+            return
+        }
         do throws(APIError) {
             let value: JSONValue
             do throws(JSONSyntaxError) {

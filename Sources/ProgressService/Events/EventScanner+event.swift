@@ -31,7 +31,7 @@ extension EventScanner {
             try endKey()
             // `null` is absence for the optional members, and an error for the required ones.
             switch member {
-            case .article: article = try identity(maxBytes: EventDecoder.articleMaxBytes)
+            case .article: article = try articleID()
             case .reader: reader = try identity(maxBytes: EventDecoder.readerMaxBytes)
             case .axis:
                 if !skipNull() { axis = try self.axis() }
@@ -113,6 +113,22 @@ extension EventScanner {
             break
         }
         return nil
+    }
+
+    /// `article`, through the batch's `articleNames` when its id is a plain string.
+    private mutating func articleID() throws(Unusual) -> String? {
+        guard requireIdentity, let articleNames else {
+            return try identity(maxBytes: EventDecoder.articleMaxBytes)
+        }
+        let start = index
+        do throws(Unusual) {
+            let span = try plainString()
+            guard span.count >= 1, span.count <= EventDecoder.articleMaxBytes else { throw Unusual() }
+            return articleNames.pointee.name(of: UnsafeBufferPointer(rebasing: bytes[span]))
+        } catch {
+            index = start
+            return try string(maxBytes: EventDecoder.articleMaxBytes)
+        }
     }
 
     /// `article` or `reader`: a string of 1…max bytes; anything at all when identity is not

@@ -24,6 +24,9 @@ struct EventScanner: ~Copyable {
     let requireIdentity: Bool
     /// `Key.patterns`, fetched once per body rather than once per key.
     let patterns: UnsafePointer<KeyPattern>
+    /// The article ids of the batch being read, kept by the caller across its events; `nil` for
+    /// a lone event, whose id would be made once anyway.
+    var articleNames: UnsafeMutablePointer<ArticleNames>?
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>, requireIdentity: Bool) {
         self.bytes = bytes
@@ -42,10 +45,13 @@ struct EventScanner: ~Copyable {
     /// `event(in:requireIdentity:)` handing the event to `sink`, which takes it where it lies:
     /// an event is some 230 bytes, and each `Optional` around it would be a copy. False, and
     /// nothing given to `sink`, when the tree path must decide.
+    /// `articleNames` keeps article ids across the lines of an NDJSON body.
     static func event<Sink: EventBatchSink>(
-        in bytes: UnsafeBufferPointer<UInt8>, requireIdentity: Bool, into sink: inout Sink
+        in bytes: UnsafeBufferPointer<UInt8>, requireIdentity: Bool, into sink: inout Sink,
+        articleNames: UnsafeMutablePointer<ArticleNames>? = nil
     ) -> Bool {
         var scanner = EventScanner(bytes, requireIdentity: requireIdentity)
+        scanner.articleNames = articleNames
         do throws(Unusual) {
             scanner.skipWhitespace()
             let event = try scanner.event()
@@ -82,20 +88,30 @@ struct EventScanner: ~Copyable {
                 return .single(event)
             }
             scanner.index += 1
-            var count = 0
-            repeat {
-                scanner.skipWhitespace()
-                sink.accept(try scanner.event())
-                count += 1
-                // Over the limit is an error for the tree path to word; so is an empty array,
-                // which `event()` refuses at its ']'.
-                guard count <= EventBatch.maximumCount else { throw Unusual() }
-            } while try scanner.nextElement(closing: UInt8(ascii: "]"))
-            try scanner.expectEnd()
-            return .many
+            var names = ArticleNames()
+            return try withUnsafeMutablePointer(to: &names) { (names) throws(Unusual) -> Scanned in
+                scanner.articleNames = names
+                try scanner.events(into: &sink)
+                return .many
+            }
         } catch {
             return .unusual
         }
+    }
+
+    /// The elements of a JSON array after its '[', each an event handed to `sink`, up to the
+    /// end of the body.
+    private mutating func events<Sink: EventBatchSink>(into sink: inout Sink) throws(Unusual) {
+        var count = 0
+        repeat {
+            skipWhitespace()
+            sink.accept(try event())
+            count += 1
+            // Over the limit is an error for the tree path to word; so is an empty array,
+            // which `event()` refuses at its ']'.
+            guard count <= EventBatch.maximumCount else { throw Unusual() }
+        } while try nextElement(closing: UInt8(ascii: "]"))
+        try expectEnd()
     }
 
     /// The byte at `index`, or 0 past the end: 0 is never valid where the scanner looks, so
