@@ -7,23 +7,17 @@ import Testing
 /// and damage it must not mistake for one.
 @Suite("The event journal at start-up")
 struct EventJournalRecoveryTests {
+    /// A folder whose database folder is made (`JournalFiles`).
     private func makeFolder() throws -> TemporaryFolder {
-        let folder = try TemporaryFolder()
-        try FileManager.default.createDirectory(
-            atPath: URL(fileURLWithPath: folder.databasePath).deletingLastPathComponent().path,
-            withIntermediateDirectories: true)
-        return folder
+        try JournalFiles().folder
     }
 
     private func journalFiles(_ folder: TemporaryFolder) throws -> [String] {
-        let path = URL(fileURLWithPath: folder.databasePath).deletingLastPathComponent().path
-        return try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.contains("-journal.") }
-            .sorted { Int($0.split(separator: ".").last!)! < Int($1.split(separator: ".").last!)! }
-            .map { path + "/" + $0 }
+        try JournalFiles(folder: folder).paths()
     }
 
     private func size(_ path: String) throws -> Int {
-        try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        try JournalFiles.size(path)
     }
 
     @Test("CRC-32 is zlib's, on every length the eight-byte loop and its tail can see")

@@ -17,6 +17,11 @@ struct JournalFiles {
             withIntermediateDirectories: true)
     }
 
+    /// The files in `folder`, made elsewhere.
+    init(folder: TemporaryFolder) {
+        self.folder = folder
+    }
+
     var databasePath: String { folder.databasePath }
 
     /// The segment files, oldest first.
