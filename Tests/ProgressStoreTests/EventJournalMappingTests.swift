@@ -56,9 +56,7 @@ struct EventJournalMappingTests {
         let files = try JournalFiles()
         let journal = try EventJournal(databasePath: files.databasePath, minimumSeq: 0)
         defer { journal.close() }
-        for tag in 0..<400 {
-            _ = try journal.append(payload: JournalFiles.payload(30_000, tag: tag), committedMs: 0)
-        }
+        try journal.appendPayloads(tags: 0..<400, bytes: 30_000)
         let address = try #require(journal.inspectActiveSegment { $0.mapping })
         let resident = try residentBytes(ofMappingAt: try #require(address))
         #expect(journal.sizeBytes > 10 * Int64(chunk))
@@ -103,9 +101,7 @@ struct EventJournalMappingTests {
     func testCapacity() throws {
         let files = try JournalFiles()
         let journal = try EventJournal(databasePath: files.databasePath, minimumSeq: 0)
-        for tag in 0..<2 {
-            _ = try journal.append(payload: JournalFiles.payload(100, tag: tag), committedMs: 0)
-        }
+        try journal.appendPayloads(tags: 0..<2, bytes: 100)
         let before = journal.sizeBytes
         journal.setCapacity(before + 50)
         let error = #expect(throws: StoreError.self) {

@@ -108,9 +108,7 @@ struct EventJournalRecoveryTests {
     func badLastFrame() throws {
         let folder = try makeFolder()
         let journal = try EventJournal(databasePath: folder.databasePath, minimumSeq: 0)
-        for tag in 0..<5 {
-            _ = try journal.append(payload: JournalFiles.payload(30, tag: tag), committedMs: 0)
-        }
+        try journal.appendPayloads(tags: 0..<5, bytes: 30)
         journal.close()
         let file = try #require(try journalFiles(folder).last)
         let intact = try size(file)
@@ -148,9 +146,7 @@ struct EventJournalRecoveryTests {
     func damageInLastSegment(flip: Flip) throws {
         let folder = try makeFolder()
         let journal = try EventJournal(databasePath: folder.databasePath, minimumSeq: 0)
-        for tag in 0..<20 {
-            _ = try journal.append(payload: JournalFiles.payload(50, tag: tag), committedMs: 0)
-        }
+        try journal.appendPayloads(tags: 0..<20, bytes: 50)
         journal.close()
         let files = try journalFiles(folder)
         #expect(files.count == 1)

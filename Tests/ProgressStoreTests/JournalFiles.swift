@@ -89,3 +89,10 @@ struct JournalFiles {
             }
     }
 }
+
+extension EventJournal {
+    /// Appends `JournalFiles.payload(bytes, tag:)` for each tag, committed at 0 (a test's filling).
+    func appendPayloads(tags: Range<Int>, bytes: Int) throws {
+        for tag in tags { _ = try append(payload: JournalFiles.payload(bytes, tag: tag), committedMs: 0) }
+    }
+}
