@@ -8,10 +8,10 @@
 /// `String` once — an id of more than 15 bytes is an allocation, some 80 ns with its release —
 /// and hands out that one again wherever the same bytes come back.
 ///
-/// A table of 64 slots, found by the id's first and last eight bytes and its length; a slot
+/// A table of 256 slots, found by the id's first and last eight bytes and its length; a slot
 /// holds the last id that landed in it, and a hit is checked byte for byte.
 struct ArticleNames {
-    private static let slotBits = 6
+    private static let slotBits = 8
     private var names = [String?](repeating: nil, count: 1 << slotBits)
 
     /// The `String` of `bytes` (printable ASCII, as the scanner's plain strings are).

@@ -26,6 +26,37 @@ struct IndexState {
     }
 
     mutating func fold(article name: String, reader: String, day: Int32, _ figures: DayFigures) {
+        fold(slot: slot(named: name), reader: reader, day: day, figures)
+    }
+
+    /// Folds a batch of events. Each article is looked up in `slots` once for every distinct
+    /// `String` value that names it rather than once an event: a batch's decoder makes one
+    /// string per article id (`ArticleNames`), and hashing the id took a tenth of a bulk append.
+    mutating func fold(_ events: UnsafeBufferPointer<EventRecord>) {
+        guard events.count > 1 else {
+            for index in events.indices {
+                fold(
+                    article: events[index].article, reader: events[index].reader, day: events[index].day,
+                    DayFigures(events[index]))
+            }
+            return
+        }
+        var memo = ArticleMemo()
+        for index in events.indices {
+            let bits = ArticleMemo.Bits(events[index].article)
+            let slot: Int32
+            if let known = memo[bits] {
+                slot = known
+            } else {
+                slot = self.slot(named: events[index].article)
+                memo[bits] = slot
+            }
+            fold(slot: slot, reader: events[index].reader, day: events[index].day, DayFigures(events[index]))
+        }
+    }
+
+    /// The slot of the article `name`, added if new.
+    private mutating func slot(named name: String) -> Int32 {
         let slot: Int32
         if lastSlot >= 0 && ArticleKey.bytesEqual(articles[Int(lastSlot)].name, name) {
             slot = lastSlot
@@ -37,6 +68,10 @@ struct IndexState {
             articles.append(ArticleIndex(name: name))
         }
         lastSlot = slot
+        return slot
+    }
+
+    private mutating func fold(slot: Int32, reader: String, day: Int32, _ figures: DayFigures) {
         if articles[Int(slot)].fold(reader: reader, day: day, figures) {
             pairCount += 1
         }
@@ -49,6 +84,47 @@ struct IndexState {
             slots[ArticleKey(article.name)] = Int32(articles.count)
             articles.append(article)
             pairCount += article.readerCount
+        }
+    }
+}
+
+/// Article slots by the 16 bytes of a `String` value, for the length of one batch.
+///
+/// Two strings whose 16 bytes are equal hold the same text: a short one holds its bytes in them,
+/// a longer one the count and the address of its storage — the same storage, alive and
+/// unchanged while the batch holding both strings is. (Equal texts may differ in their bytes,
+/// which only costs a lookup.) Only valid while every string it has seen is alive: never keep
+/// one beyond the batch whose events it saw.
+struct ArticleMemo {
+    struct Bits: Equatable {
+        let low: UInt64
+        let high: UInt64
+
+        init(_ string: String) {
+            (low, high) = withUnsafeBytes(of: string) {
+                ($0.loadUnaligned(as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            }
+        }
+    }
+
+    /// Direct-mapped: a clash replaces the older entry. As many entries as `ArticleNames` keeps.
+    private static let count = 256
+    private var keys = [Bits](repeating: Bits(""), count: count)
+    private var values = [Int32](repeating: -1, count: count)
+
+    private static func position(_ bits: Bits) -> Int {
+        Int(truncatingIfNeeded: ((bits.low ^ bits.high) &* 0x9E37_79B9_7F4A_7C15) &>> 56)
+    }
+
+    subscript(bits: Bits) -> Int32? {
+        get {
+            let position = Self.position(bits)
+            return values[position] >= 0 && keys[position] == bits ? values[position] : nil
+        }
+        set {
+            let position = Self.position(bits)
+            keys[position] = bits
+            values[position] = newValue ?? -1
         }
     }
 }

@@ -35,13 +35,7 @@ public final class MemoryIndex: Sendable {
         state.write { state in
             // Through the buffer, each event's strings are lent to `fold`, not copied (a retain
             // and a release each, on the writer's lock).
-            events.withUnsafeBufferPointer { events in
-                for index in events.indices {
-                    state.fold(
-                        article: events[index].article, reader: events[index].reader, day: events[index].day,
-                        DayFigures(events[index]))
-                }
-            }
+            events.withUnsafeBufferPointer { state.fold($0) }
             if let mark { state.mark = mark }
         }
     }
