@@ -1,5 +1,6 @@
 // bench-ceiling: a bare libmicrohttpd server, configured like the service's HTTP layer, that
-// answers every request with 204. Its throughput is the ceiling the service is measured against.
+// answers every request with 204 (or, with `--answer service`, as the service answers an event).
+// Its throughput is the ceiling the service is measured against.
 import CMicroHTTPD
 
 #if canImport(Glibc)
@@ -19,8 +20,9 @@ var connectionMemory = 24_576
 // libmicrohttpd's worker threads; 0: one per core (the service runs two per core, which does
 // not help this server: measured, it answers as many requests or fewer with four than with two).
 var threadCount = 0
-// Nanoseconds of busy work before each answer: what a given cost a request does to throughput.
-var busyNanoseconds = 0
+// Busy work before each answer (what a given cost a request does to throughput), and the answer.
+let configuration = UnsafeMutablePointer<BareHandler.Configuration>.allocate(capacity: 1)
+configuration.initialize(to: BareHandler.Configuration())
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
@@ -43,14 +45,22 @@ while let argument = arguments.popFirst() {
         guard let value = arguments.popFirst().flatMap({ Int($0) }), (0...1_000_000).contains(value) else {
             fail("--busy-ns needs a number of nanoseconds from 0 to 1000000")
         }
-        busyNanoseconds = value
+        configuration.pointee.busyNanoseconds = value
+    case "--answer":
+        switch arguments.popFirst() {
+        case "204": configuration.pointee.answersLikeService = false
+        case "service": configuration.pointee.answersLikeService = true
+        default: fail("--answer needs 204 or service")
+        }
     case "--help", "-h":
         print(
-            "usage: bench-ceiling [--port N] [--connection-memory BYTES] [--threads N] [--busy-ns N]\n"
+            "usage: bench-ceiling [--port N] [--connection-memory BYTES] [--threads N] [--busy-ns N] [--answer 204|service]\n"
                 + "  --port: default 8090; 0 picks a free port\n"
                 + "  --connection-memory: per-connection memory, default 24576 as the service; 0: libmicrohttpd's 32 KiB\n"
                 + "  --threads: worker threads, default 0: one per core\n"
-                + "  --busy-ns: spin this long before each answer, default 0: a stand-in for a handler's work"
+                + "  --busy-ns: spin this long before each answer, default 0: a stand-in for a handler's work\n"
+                + "  --answer: 204 (default), or service: 202 with a JSON body and header fields like the service's\n"
+                + "    answer to one event, the response built for each request"
         )
         exit(0)
     default:
@@ -83,7 +93,7 @@ let started: OpaquePointer? = withUnsafePointer(to: &address) { pointer in
         let flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         return cmhd_start_daemon(
             UInt32(flags), &options, BareHandler.access,
-            UnsafeMutableRawPointer(bitPattern: busyNanoseconds))
+            UnsafeMutableRawPointer(configuration))
     }
 }
 guard let daemon = started else {
