@@ -48,6 +48,27 @@ enum PeerAddress: Sendable {
         }
     }
 
+    /// The address as one client's: IPv4 whole, IPv6 as its /64 network (`"2001:db8:1:2::/64"`),
+    /// the block a single subscriber is given, so that one client cannot pass for many by
+    /// changing the last 64 bits; an IPv4 address mapped into IPv6 as the IPv4 address.
+    var network: String {
+        guard case .ipv6(var host) = self else { return text }
+        let mapped: in_addr_t? = withUnsafeBytes(of: &host) { bytes in
+            guard bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF else {
+                return nil
+            }
+            return bytes.loadUnaligned(fromByteOffset: 12, as: in_addr_t.self)
+        }
+        if let mapped {
+            var ipv4 = in_addr(s_addr: mapped)
+            return Self.format(AF_INET, &ipv4)
+        }
+        withUnsafeMutableBytes(of: &host) { bytes in
+            for index in 8..<16 { bytes[index] = 0 }
+        }
+        return Self.format(AF_INET6, &host) + "/64"
+    }
+
     private static func format(_ family: Int32, _ host: UnsafeRawPointer) -> String {
         let capacity = Int(INET6_ADDRSTRLEN)
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { buffer in

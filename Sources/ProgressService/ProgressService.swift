@@ -14,6 +14,8 @@ public final class ProgressService: HTTPResponder {
     let log: RequestLog
     let cors: CORSPolicy
     let token: BearerToken?
+    /// Per-client request limits, when configured.
+    let limiter: RateLimiter?
     /// Reads can take a while on large articles; they run here, off libmicrohttpd's threads.
     let readQueue = DispatchQueue(label: "reading-progress.reads", attributes: .concurrent)
     /// Stats answers by article and query, while the article is unchanged.
@@ -34,6 +36,7 @@ public final class ProgressService: HTTPResponder {
         self.log = log
         self.cors = CORSPolicy(allowedOrigins: configuration.allowedOrigins)
         self.token = configuration.apiToken.map(BearerToken.init)
+        self.limiter = configuration.rateLimit.map(RateLimiter.init(rate:))
         self.clock = clock
         var reply = health(writable: true)
         reply.prepared = prepare(reply)
@@ -61,6 +64,12 @@ public final class ProgressService: HTTPResponder {
             log.request(
                 method: method, route: label, status: status, nanoseconds: nanoseconds, endedAt: ended)
             reply(render(outcome, origin: origin))
+        }
+        if let limiter, route?.isOperations != true,
+            let wait = limiter.admit(request.remoteNetwork, now: started)
+        {
+            finish(.failure(.rateLimited(limit: limiter.rate, retryAfterSeconds: wait)))
+            return
         }
         guard let route else {
             finish(.failure(.notFound(request.path)))

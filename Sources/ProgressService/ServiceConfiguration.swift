@@ -8,14 +8,19 @@ public struct ServiceConfiguration: Sendable {
     public var maxBodyBytes: Int
     /// Origins whose browser requests are allowed; `*` allows every origin.
     public var allowedOrigins: [String]
+    /// Requests a second one client may make (an IPv4 address, or an IPv6 /64), in bursts of as
+    /// many; more get 429 with `Retry-After`. `nil`: no limit. `/healthz` and `/metrics` are
+    /// never limited.
+    public var rateLimit: Int?
 
     public init(
         apiToken: String? = nil, completionThreshold: Double = 0.9, maxBodyBytes: Int = 1_048_576,
-        allowedOrigins: [String] = ["*"]
+        allowedOrigins: [String] = ["*"], rateLimit: Int? = nil
     ) {
         self.apiToken = apiToken
         self.completionThreshold = completionThreshold
         self.maxBodyBytes = maxBodyBytes
         self.allowedOrigins = allowedOrigins
+        self.rateLimit = rateLimit
     }
 }

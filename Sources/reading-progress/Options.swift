@@ -19,6 +19,8 @@ struct Options {
     var threads = min(256, 2 * ProcessInfo.processInfo.activeProcessorCount)
     var logRequests = true
     var fsyncCommits = false
+    /// 0: no limit.
+    var rateLimit = 0
 
     struct Invalid: Error {
         var message: String
@@ -43,6 +45,10 @@ struct Options {
             "memory per connection for the request head and buffers; a head that does not fit gets 431, one that only just fits a closed connection (default 24576: heads of about 11 KiB)"
         ),
         ("--threads", "N", "HTTP worker threads (default: twice the number of cores)"),
+        (
+            "--rate-limit", "N",
+            "requests a second one client (an IPv4 address, an IPv6 /64) may make, in bursts of as many; more get 429 with Retry-After; /healthz and /metrics are exempt; 0: no limit (default 0)"
+        ),
         ("--log-requests", "true|false", "one log line per request on standard error (default true)"),
         (
             "--fsync-commits", "true|false",
@@ -114,6 +120,9 @@ struct Options {
         case "--threads":
             guard let threads = Int(value), (1...256).contains(threads) else { throw bad() }
             self.threads = threads
+        case "--rate-limit":
+            guard let rate = Int(value), (0...10_000_000).contains(rate) else { throw bad() }
+            rateLimit = rate
         case "--log-requests":
             guard let enabled = Bool(value) else { throw bad() }
             logRequests = enabled

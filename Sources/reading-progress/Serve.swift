@@ -19,7 +19,8 @@ func serve(_ options: Options) -> Int32 {
     let service = ProgressService(
         configuration: ServiceConfiguration(
             apiToken: options.apiToken, completionThreshold: options.completionThreshold,
-            maxBodyBytes: options.maxBodyBytes, allowedOrigins: options.allowedOrigins),
+            maxBodyBytes: options.maxBodyBytes, allowedOrigins: options.allowedOrigins,
+            rateLimit: options.rateLimit > 0 ? options.rateLimit : nil),
         store: store, metrics: Metrics(), log: log)
     let server = HTTPServer(
         configuration: HTTPServerConfiguration(

@@ -76,6 +76,14 @@ public struct APIError: Error, Sendable, Equatable {
         )
     }
 
+    static func rateLimited(limit: Int, retryAfterSeconds: Int) -> APIError {
+        APIError(
+            status: 429, code: "rate_limited",
+            message:
+                "more than \(limit) requests a second from this client; retry in \(retryAfterSeconds) s",
+            headers: [Header(name: "Retry-After", value: String(retryAfterSeconds))])
+    }
+
     static func storeUnavailable(_ detail: String) -> APIError {
         APIError(status: 503, code: "store_unavailable", message: "the store cannot be written: \(detail)")
     }

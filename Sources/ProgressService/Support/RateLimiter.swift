@@ -1,0 +1,72 @@
+import Synchronization
+
+/// At most `rate` requests a second from one client, as a token bucket per client: a client
+/// may spend a second's worth at once, and earns `rate` more each second after (SPEC §6: 429
+/// with `Retry-After`).
+///
+/// Clients are kept in shards, each behind its own lock, so that the workers rarely wait for
+/// one another. A shard forgets the clients whose buckets have refilled (they are as good as
+/// new) whenever it has doubled since it last did, so it holds about the clients of the last
+/// second, however many came before.
+final class RateLimiter: Sendable {
+    private struct Bucket {
+        var tokens: Double
+        /// When `tokens` was last brought up to date, in ``MonotonicClock`` nanoseconds.
+        var updated: Int64
+    }
+
+    private struct Table {
+        var buckets: [String: Bucket] = [:]
+        /// The size at which the shard next forgets refilled buckets.
+        var pruneAt = RateLimiter.minimumPruneSize
+    }
+
+    private final class Shard: Sendable {
+        let table = Mutex(Table())
+    }
+
+    /// Requests a second per client, and the most a client may spend at once.
+    let rate: Int
+    private let shards: [Shard]
+    private static let shardCount = 16
+    fileprivate static let minimumPruneSize = 1024
+
+    init(rate: Int) {
+        precondition(rate > 0, "a rate limit is a positive number of requests a second")
+        self.rate = rate
+        shards = (0..<Self.shardCount).map { _ in Shard() }
+    }
+
+    /// Takes one request's token for `client` at `now` (``MonotonicClock`` nanoseconds); `nil`
+    /// when it had one, otherwise the whole seconds until it will have.
+    func admit(_ client: String, now: Int64) -> Int? {
+        let capacity = Double(rate)
+        let perNanosecond = capacity / 1e9
+        let shard = shards[Int(UInt(bitPattern: client.hashValue) % UInt(Self.shardCount))]
+        return shard.table.withLock { table in
+            var bucket = table.buckets[client] ?? Bucket(tokens: capacity, updated: now)
+            bucket.tokens = min(
+                capacity, bucket.tokens + Double(max(0, now - bucket.updated)) * perNanosecond)
+            bucket.updated = now
+            let wait: Int?
+            if bucket.tokens >= 1 {
+                bucket.tokens -= 1
+                wait = nil
+            } else {
+                wait = max(1, Int(((1 - bucket.tokens) / capacity).rounded(.up)))
+            }
+            table.buckets[client] = bucket
+            if table.buckets.count >= table.pruneAt {
+                // A bucket left alone for a second is full again: forgetting it changes nothing.
+                table.buckets = table.buckets.filter { now - $0.value.updated < 1_000_000_000 }
+                table.pruneAt = max(Self.minimumPruneSize, 2 * table.buckets.count)
+            }
+            return wait
+        }
+    }
+
+    /// Clients held, over all shards (for tests).
+    var clientCount: Int {
+        shards.reduce(0) { total, shard in total + shard.table.withLock { $0.buckets.count } }
+    }
+}

@@ -1,0 +1,30 @@
+import Testing
+
+@testable import HTTPServer
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@Suite("PeerAddress: the client an address stands for")
+struct PeerAddressTests {
+    static func ipv6(_ text: String) -> PeerAddress {
+        var address = in6_addr()
+        #expect(inet_pton(AF_INET6, text, &address) == 1)
+        return .ipv6(address)
+    }
+
+    @Test("IPv4 whole, IPv6 by its /64, IPv4 mapped into IPv6 as IPv4")
+    func networks() {
+        #expect(PeerAddress.ipv4(inet_addr("192.0.2.7")).network == "192.0.2.7")
+        #expect(Self.ipv6("2001:db8:1:2:aaaa:bbbb:cccc:dddd").network == "2001:db8:1:2::/64")
+        #expect(Self.ipv6("2001:db8:1:2::1").network == Self.ipv6("2001:db8:1:2:ffff::9").network)
+        #expect(Self.ipv6("2001:db8:1:3::1").network == "2001:db8:1:3::/64")
+        #expect(Self.ipv6("::ffff:192.0.2.7").network == "192.0.2.7")
+        #expect(Self.ipv6("::1").network == "::/64")
+        #expect(PeerAddress.text("10.0.0.1").network == "10.0.0.1")
+        #expect(PeerAddress.none.network == "")
+        // The address itself is left as it was.
+        #expect(Self.ipv6("2001:db8:1:2:aaaa:bbbb:cccc:dddd").text == "2001:db8:1:2:aaaa:bbbb:cccc:dddd")
+    }
+}
