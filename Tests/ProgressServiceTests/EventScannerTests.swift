@@ -300,15 +300,18 @@ struct EventScannerTests {
 
     @Test("a batch's article ids come back as the ids they are, whichever slot they share")
     func articleNames() {
-        var names = ArticleNames()
-        // Many more ids than slots, some shorter than a word, some differing only in the middle.
+        // Many more ids than slots, some shorter than a word, some differing only in the middle;
+        // in the small table of a short body and the large one of a long body.
         let ids =
             (0..<300).map { "/blog/article-\($0)" } + (0..<50).map { "a\($0)" }
             + (0..<50).map { "/x/\($0)/" + String(repeating: "m", count: 20) + "/y" }
-        for round in 0..<3 {
-            for id in ids + ids.reversed() {
-                let name = Array(id.utf8).withUnsafeBufferPointer { names.name(of: $0) }
-                #expect(name == id, "round \(round)")
+        for bodyBytes in [200, 1_000_000] {
+            var names = ArticleNames(bodyBytes: bodyBytes)
+            for round in 0..<3 {
+                for id in ids + ids.reversed() {
+                    let name = Array(id.utf8).withUnsafeBufferPointer { names.name(of: $0) }
+                    #expect(name == id, "round \(round), body of \(bodyBytes) bytes")
+                }
             }
         }
     }

@@ -8,15 +8,22 @@
 /// `String` once — an id of more than 15 bytes is an allocation, some 80 ns with its release —
 /// and hands out that one again wherever the same bytes come back.
 ///
-/// A table of 256 slots, found by the id's first and last eight bytes and its length; a slot
-/// holds the last id that landed in it, and a hit is checked byte for byte.
+/// A table of slots found by the id's first and last eight bytes and its length — 256 for a
+/// large body, 16 for a small one (a beacon's single line has one id) — where a slot holds the
+/// last id that landed in it, and a hit is checked byte for byte.
 struct ArticleNames {
-    private static let slotBits = 8
-    private var names = [String?](repeating: nil, count: 1 << slotBits)
+    private let slotBits: Int
+    private var names: [String?]
+
+    /// Room for the ids of a body of `bodyBytes`: an event takes some 150 bytes or more.
+    init(bodyBytes: Int) {
+        slotBits = bodyBytes >= 16_384 ? 8 : 4
+        names = [String?](repeating: nil, count: 1 << slotBits)
+    }
 
     /// The `String` of `bytes` (printable ASCII, as the scanner's plain strings are).
     mutating func name(of bytes: UnsafeBufferPointer<UInt8>) -> String {
-        let slot = Self.slot(of: bytes)
+        let slot = Self.slot(of: bytes, bits: slotBits)
         if var name = names[slot], name.utf8.count == bytes.count,
             name.withUTF8({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 })
         {
@@ -27,7 +34,7 @@ struct ArticleNames {
         return name
     }
 
-    private static func slot(of bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    private static func slot(of bytes: UnsafeBufferPointer<UInt8>, bits slotBits: Int) -> Int {
         let count = bytes.count
         var first: UInt64 = 0
         var last: UInt64 = 0

@@ -145,7 +145,7 @@ enum EventBatch {
     ) throws(APIError) {
         var count = 0
         var start = 0
-        var articleNames = ArticleNames()
+        var articleNames = ArticleNames(bodyBytes: body.count)
         withUnsafeMutablePointer(to: &articleNames) { articleNames in
             while start <= body.count {
                 let end = lineEnd(in: body, from: start)

@@ -88,7 +88,7 @@ struct EventScanner: ~Copyable {
                 return .single(event)
             }
             scanner.index += 1
-            var names = ArticleNames()
+            var names = ArticleNames(bodyBytes: bytes.count)
             return try withUnsafeMutablePointer(to: &names) { (names) throws(Unusual) -> Scanned in
                 scanner.articleNames = names
                 try scanner.events(into: &sink)

@@ -33,7 +33,9 @@ struct IndexState {
     /// `String` value that names it rather than once an event: a batch's decoder makes one
     /// string per article id (`ArticleNames`), and hashing the id took a tenth of a bulk append.
     mutating func fold(_ events: UnsafeBufferPointer<EventRecord>) {
-        guard events.count > 1 else {
+        // A handful of events are looked up one by one: the memo is some 5 KiB to set up. Its
+        // reasoning holds for the 16-byte strings of 64-bit platforms only.
+        guard events.count >= 8, MemoryLayout<String>.size == 16 else {
             for index in events.indices {
                 fold(
                     article: events[index].article, reader: events[index].reader, day: events[index].day,
@@ -107,12 +109,13 @@ struct ArticleMemo {
         }
     }
 
-    /// Direct-mapped: a clash replaces the older entry. As many entries as `ArticleNames` keeps.
+    /// Direct-mapped: a clash replaces the older entry. 256 entries: more than the articles of
+    /// most batches.
     private static let count = 256
     private var keys = [Bits](repeating: Bits(""), count: count)
     private var values = [Int32](repeating: -1, count: count)
 
-    private static func position(_ bits: Bits) -> Int {
+    static func position(_ bits: Bits) -> Int {
         Int(truncatingIfNeeded: ((bits.low ^ bits.high) &* 0x9E37_79B9_7F4A_7C15) &>> 56)
     }
 
