@@ -30,7 +30,8 @@ public struct HTTPRequest: Sendable {
 
     /// The client the peer's address stands for: an IPv4 address whole, an IPv6 address as its
     /// /64 network (`"2001:db8:1:2::/64"`), an IPv4-mapped IPv6 address as the IPv4 address.
-    /// What a per-client limit should count by.
+    /// What a per-client limit should count by. (A request built with `remoteAddress` text gives
+    /// that text as it is.)
     public var remoteNetwork: String { peer.network }
 
     /// Creates a request; the server builds these from the wire, tests build them by hand.

@@ -65,7 +65,9 @@ public final class ProgressService: HTTPResponder {
                 method: method, route: label, status: status, nanoseconds: nanoseconds, endedAt: ended)
             reply(render(outcome, origin: origin))
         }
-        if let limiter, route?.isOperations != true,
+        // Load balancers' probes are never refused; every other route counts, `/metrics` too
+        // (its token could otherwise be guessed at any rate).
+        if let limiter, route != .healthz,
             let wait = limiter.admit(request.remoteNetwork, now: started)
         {
             finish(.failure(.rateLimited(limit: limiter.rate, retryAfterSeconds: wait)))

@@ -9,8 +9,7 @@ public struct ServiceConfiguration: Sendable {
     /// Origins whose browser requests are allowed; `*` allows every origin.
     public var allowedOrigins: [String]
     /// Requests a second one client may make (an IPv4 address, or an IPv6 /64), in bursts of as
-    /// many; more get 429 with `Retry-After`. `nil`: no limit. `/healthz` and `/metrics` are
-    /// never limited.
+    /// many; more get 429 with `Retry-After`. `nil`: no limit. `/healthz` is never limited.
     public var rateLimit: Int?
 
     public init(

@@ -47,7 +47,7 @@ struct Options {
         ("--threads", "N", "HTTP worker threads (default: twice the number of cores)"),
         (
             "--rate-limit", "N",
-            "requests a second one client (an IPv4 address, an IPv6 /64) may make, in bursts of as many; more get 429 with Retry-After; /healthz and /metrics are exempt; 0: no limit (default 0)"
+            "requests a second one client (an IPv4 address, an IPv6 /64) may make, in bursts of as many; more get 429 with Retry-After; /healthz is exempt; 0: no limit (default 0)"
         ),
         ("--log-requests", "true|false", "one log line per request on standard error (default true)"),
         (

@@ -20,12 +20,26 @@ struct RateLimiterTests {
         #expect(limiter.admit("a", now: 10 * Self.second) == 1)
     }
 
-    @Test("at less than one request a second the wait is the seconds until the next token")
-    func slowRate() {
+    @Test("at one request a second the next is a second away at most: Retry-After is 1")
+    func oneASecond() {
         let limiter = RateLimiter(rate: 1)
         #expect(limiter.admit("a", now: 0) == nil)
         #expect(limiter.admit("a", now: Self.second / 10) == 1)
         #expect(limiter.admit("a", now: Self.second) == nil)
+    }
+
+    @Test("a clock read before another request's but applied after it earns nothing twice")
+    func clockOutOfOrder() {
+        let limiter = RateLimiter(rate: 2)
+        #expect(limiter.admit("a", now: 0) == nil)
+        #expect(limiter.admit("a", now: 0) == nil)
+        // Half a second earns one request; a request that read the clock earlier arrives after.
+        #expect(limiter.admit("a", now: Self.second / 2) == nil)
+        #expect(limiter.admit("a", now: Self.second / 4) == 1)
+        #expect(limiter.admit("a", now: Self.second / 2) == 1)
+        // Had the early clock been taken as the bucket's time, the half second before it would
+        // have been earned twice, and this one let through.
+        #expect(limiter.admit("a", now: 3 * Self.second / 4) == 1)
     }
 
     @Test("clients are counted apart")

@@ -18,7 +18,7 @@ public final class Metrics: Sendable {
     }
 
     /// The statuses the service answers with, each with a counter per route and method.
-    private static let statuses = [200, 202, 204, 400, 401, 404, 405, 413, 415, 503]
+    private static let statuses = [200, 202, 204, 400, 401, 404, 405, 413, 415, 429, 503]
     private let requests = AtomicCounters(
         count: RouteLabel.allCases.count * MethodLabel.allCases.count * Metrics.statuses.count)
     private let otherRequests = Mutex<[RequestKey: Int]>([:])
@@ -53,7 +53,8 @@ public final class Metrics: Sendable {
         case 405: return 6
         case 413: return 7
         case 415: return 8
-        case 503: return 9
+        case 429: return 9
+        case 503: return 10
         default: return nil
         }
     }

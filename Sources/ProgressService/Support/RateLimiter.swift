@@ -5,9 +5,9 @@ import Synchronization
 /// with `Retry-After`).
 ///
 /// Clients are kept in shards, each behind its own lock, so that the workers rarely wait for
-/// one another. A shard forgets the clients whose buckets have refilled (they are as good as
-/// new) whenever it has doubled since it last did, so it holds about the clients of the last
-/// second, however many came before.
+/// one another. Once a shard holds 1024 clients, and again whenever it has doubled since, it
+/// forgets those whose buckets have refilled (a client quiet for a second is as good as new):
+/// memory follows the most clients seen within about a second, not every client ever seen.
 final class RateLimiter: Sendable {
     private struct Bucket {
         var tokens: Double
@@ -47,7 +47,8 @@ final class RateLimiter: Sendable {
             var bucket = table.buckets[client] ?? Bucket(tokens: capacity, updated: now)
             bucket.tokens = min(
                 capacity, bucket.tokens + Double(max(0, now - bucket.updated)) * perNanosecond)
-            bucket.updated = now
+            // Two requests may read the clock in one order and take the lock in the other.
+            bucket.updated = max(bucket.updated, now)
             let wait: Int?
             if bucket.tokens >= 1 {
                 bucket.tokens -= 1

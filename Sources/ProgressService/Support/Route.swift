@@ -30,14 +30,6 @@ enum Route: Sendable, Equatable {
         }
     }
 
-    /// `/healthz` and `/metrics`: asked by load balancers and scrapers, never rate limited.
-    var isOperations: Bool {
-        switch self {
-        case .healthz, .metrics: return true
-        default: return false
-        }
-    }
-
     /// The label in metrics and logs: the route's template, never the article id.
     var label: RouteLabel {
         switch self {
