@@ -24,10 +24,10 @@ extension ProgressService {
         if let event = single {
             // Apart, so that the completion captures the figures alone, not the record (whose
             // strings a captured copy would retain).
+            let figures = event.geometry.figuresOfValidGeometry()
             let record: EventRecord
-            let figures: ProgressFigures
             do throws(APIError) {
-                (record, figures) = try Self.prepare(event, nowMs: nowMs)
+                record = Self.record(of: event, at: try Self.time(of: event, nowMs: nowMs), figures: figures)
             } catch {
                 metrics.recordEvents(accepted: 0, rejected: 1, duplicates: 0)
                 finish(.failure(error))
@@ -94,7 +94,10 @@ extension ProgressService {
             // Not before: a lone event never comes here.
             if records.capacity == 0 { records.reserveCapacity(expected) }
             do throws(APIError) {
-                records.append(try ProgressService.prepare(event, nowMs: nowMs).record)
+                let timeMs = try ProgressService.time(of: event, nowMs: nowMs)
+                records.append(
+                    ProgressService.record(
+                        of: event, at: timeMs, figures: event.geometry.figuresOfValidGeometry()))
             } catch {
                 rejected.append((count, error))
             }
@@ -148,17 +151,21 @@ extension ProgressService {
         return .json(200, writer)
     }
 
-    fileprivate static func prepare(_ event: DecodedEvent, nowMs: Int64) throws(APIError) -> (
-        record: EventRecord, figures: ProgressFigures
-    ) {
+    /// The time `event` counts at: its own, or `nowMs`; throws when it is out of range.
+    fileprivate static func time(of event: DecodedEvent, nowMs: Int64) throws(APIError) -> Int64 {
         let timeMs = event.timeMs ?? nowMs
         try EventTime.check(timeMs, nowMs: nowMs)
-        let figures = event.geometry.figuresOfValidGeometry()
-        let record = EventRecord(
+        return timeMs
+    }
+
+    /// `event` as the store keeps it, at `timeMs`, with its `figures`.
+    fileprivate static func record(of event: DecodedEvent, at timeMs: Int64, figures: ProgressFigures)
+        -> EventRecord
+    {
+        EventRecord(
             article: event.article, reader: event.reader, timeMs: timeMs, progress: figures.progress,
             seenDepth: figures.seenDepth, scrollable: figures.scrollable, engagedMs: event.engagedMs,
             eventID: event.id)
-        return (record, figures)
     }
 
     private func noValidEvent(_ rejected: [(index: Int, error: APIError)]) -> APIError {
