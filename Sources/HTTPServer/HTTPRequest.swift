@@ -28,11 +28,9 @@ public struct HTTPRequest: Sendable {
         set { peer = .text(newValue) }
     }
 
-    /// The client the peer's address stands for: an IPv4 address whole, an IPv6 address as its
-    /// /64 network (`"2001:db8:1:2::/64"`), an IPv4-mapped IPv6 address as the IPv4 address.
-    /// What a per-client limit should count by. (A request built with `remoteAddress` text gives
-    /// that text as it is.)
-    public var remoteNetwork: String { peer.network }
+    /// The client the peer's address stands for (see ``ClientNetwork``): what a per-client limit
+    /// should count by.
+    public var client: ClientNetwork { peer.client }
 
     /// Creates a request; the server builds these from the wire, tests build them by hand.
     public init(

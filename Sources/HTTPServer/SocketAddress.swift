@@ -48,34 +48,56 @@ enum PeerAddress: Sendable {
         }
     }
 
-    /// The address as one client's: IPv4 whole, IPv6 as its /64 network (`"2001:db8:1:2::/64"`),
-    /// the block a single subscriber is given, so that one client cannot pass for many by
-    /// changing the last 64 bits; an IPv4 address mapped into IPv6 as the IPv4 address.
-    var network: String {
-        guard case .ipv6(var host) = self else { return text }
-        let mapped: in_addr_t? = withUnsafeBytes(of: &host) { bytes in
-            guard bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF else {
-                return nil
+    /// The client this address stands for, made from its bytes without formatting them.
+    var client: ClientNetwork {
+        switch self {
+        case .none: return .text("")
+        case .text(let text): return .text(text)
+        case .ipv4(let bits): return .ipv4(bits)
+        case .ipv6(var host):
+            return withUnsafeBytes(of: &host) { bytes in
+                if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF {
+                    return .ipv4(bytes.loadUnaligned(fromByteOffset: 12, as: in_addr_t.self))
+                }
+                return .ipv6(prefix: bytes.loadUnaligned(as: UInt64.self))
             }
-            return bytes.loadUnaligned(fromByteOffset: 12, as: in_addr_t.self)
         }
-        if let mapped {
-            var ipv4 = in_addr(s_addr: mapped)
-            return Self.format(AF_INET, &ipv4)
-        }
-        withUnsafeMutableBytes(of: &host) { bytes in
-            for index in 8..<16 { bytes[index] = 0 }
-        }
-        return Self.format(AF_INET6, &host) + "/64"
     }
 
-    private static func format(_ family: Int32, _ host: UnsafeRawPointer) -> String {
+    fileprivate static func format(_ family: Int32, _ host: UnsafeRawPointer) -> String {
         let capacity = Int(INET6_ADDRSTRLEN)
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { buffer in
             guard let text = inet_ntop(family, host, buffer.baseAddress, socklen_t(capacity)) else {
                 return ""
             }
             return String(cString: text)
+        }
+    }
+}
+
+/// The client a request comes from, as a per-client limit counts it: an IPv4 address whole, an
+/// IPv6 address by its /64 network — the block one subscriber is given, so that changing the
+/// last 64 bits makes no new client — and an IPv4 address mapped into IPv6 as that IPv4 address.
+/// Hashing one costs no formatting; `description` is its text (`"2001:db8:1:2::/64"`).
+public enum ClientNetwork: Hashable, Sendable, CustomStringConvertible {
+    /// In network byte order (an `in_addr_t`).
+    case ipv4(UInt32)
+    /// The first 8 bytes of the address, as they lie in memory.
+    case ipv6(prefix: UInt64)
+    /// A request built by hand with `remoteAddress` text (empty for none), taken as it is.
+    case text(String)
+
+    public var description: String {
+        switch self {
+        case .ipv4(let bits):
+            var host = in_addr(s_addr: bits)
+            return PeerAddress.format(AF_INET, &host)
+        case .ipv6(let prefix):
+            var host = in6_addr()
+            withUnsafeMutableBytes(of: &host) { $0.storeBytes(of: prefix, as: UInt64.self) }
+            return PeerAddress.format(AF_INET6, &host) + "/64"
+        case .text(let text):
+            return text
         }
     }
 }

@@ -15,7 +15,7 @@ public final class ProgressService: HTTPResponder {
     let cors: CORSPolicy
     let token: BearerToken?
     /// Per-client request limits, when configured.
-    let limiter: RateLimiter?
+    let limiter: RateLimiter<ClientNetwork>?
     /// Reads can take a while on large articles; they run here, off libmicrohttpd's threads.
     let readQueue = DispatchQueue(label: "reading-progress.reads", attributes: .concurrent)
     /// Stats answers by article and query, while the article is unchanged.
@@ -36,7 +36,7 @@ public final class ProgressService: HTTPResponder {
         self.log = log
         self.cors = CORSPolicy(allowedOrigins: configuration.allowedOrigins)
         self.token = configuration.apiToken.map(BearerToken.init)
-        self.limiter = configuration.rateLimit.map(RateLimiter.init(rate:))
+        self.limiter = configuration.rateLimit.map { RateLimiter(rate: $0) }
         self.clock = clock
         var reply = health(writable: true)
         reply.prepared = prepare(reply)
@@ -68,7 +68,7 @@ public final class ProgressService: HTTPResponder {
         // Load balancers' probes are never refused; every other route counts, `/metrics` too
         // (its token could otherwise be guessed at any rate).
         if let limiter, route != .healthz,
-            let wait = limiter.admit(request.remoteNetwork, now: started)
+            let wait = limiter.admit(request.client, now: started)
         {
             finish(.failure(.rateLimited(limit: limiter.rate, retryAfterSeconds: wait)))
             return

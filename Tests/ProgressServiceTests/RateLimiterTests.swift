@@ -8,7 +8,7 @@ struct RateLimiterTests {
 
     @Test("a client spends a second's worth at once, then earns rate a second; Retry-After rounds up")
     func burstThenRefill() {
-        let limiter = RateLimiter(rate: 5)
+        let limiter = RateLimiter<String>(rate: 5)
         for _ in 0..<5 { #expect(limiter.admit("a", now: 0) == nil) }
         #expect(limiter.admit("a", now: 0) == 1)
         // A fifth of a second earns one request.
@@ -22,7 +22,7 @@ struct RateLimiterTests {
 
     @Test("at one request a second the next is a second away at most: Retry-After is 1")
     func oneASecond() {
-        let limiter = RateLimiter(rate: 1)
+        let limiter = RateLimiter<String>(rate: 1)
         #expect(limiter.admit("a", now: 0) == nil)
         #expect(limiter.admit("a", now: Self.second / 10) == 1)
         #expect(limiter.admit("a", now: Self.second) == nil)
@@ -30,7 +30,7 @@ struct RateLimiterTests {
 
     @Test("a clock read before another request's but applied after it earns nothing twice")
     func clockOutOfOrder() {
-        let limiter = RateLimiter(rate: 2)
+        let limiter = RateLimiter<String>(rate: 2)
         #expect(limiter.admit("a", now: 0) == nil)
         #expect(limiter.admit("a", now: 0) == nil)
         // Half a second earns one request; a request that read the clock earlier arrives after.
@@ -44,7 +44,7 @@ struct RateLimiterTests {
 
     @Test("clients are counted apart")
     func clientsApart() {
-        let limiter = RateLimiter(rate: 2)
+        let limiter = RateLimiter<String>(rate: 2)
         for client in ["a", "b", "2001:db8::/64"] {
             #expect(limiter.admit(client, now: 0) == nil)
             #expect(limiter.admit(client, now: 0) == nil)
@@ -54,7 +54,7 @@ struct RateLimiterTests {
 
     @Test("clients quiet for a second are forgotten, so the table holds about the last second's")
     func forgetsQuietClients() {
-        let limiter = RateLimiter(rate: 3)
+        let limiter = RateLimiter<String>(rate: 3)
         for n in 0..<20_000 { #expect(limiter.admit("old-\(n)", now: 0) == nil) }
         #expect(limiter.clientCount == 20_000)
         for n in 0..<20_000 { #expect(limiter.admit("new-\(n)", now: 2 * Self.second) == nil) }

@@ -1,5 +1,8 @@
 import Synchronization
 
+/// A shard's size at which it first forgets refilled buckets.
+private let minimumPruneSize = 1024
+
 /// At most `rate` requests a second from one client, as a token bucket per client: a client
 /// may spend a second's worth at once, and earns `rate` more each second after (SPEC §6: 429
 /// with `Retry-After`).
@@ -8,7 +11,7 @@ import Synchronization
 /// one another. Once a shard holds 1024 clients, and again whenever it has doubled since, it
 /// forgets those whose buckets have refilled (a client quiet for a second is as good as new):
 /// memory follows the most clients seen within about a second, not every client ever seen.
-final class RateLimiter: Sendable {
+final class RateLimiter<Client: Hashable & Sendable>: Sendable {
     private struct Bucket {
         var tokens: Double
         /// When `tokens` was last brought up to date, in ``MonotonicClock`` nanoseconds.
@@ -16,9 +19,9 @@ final class RateLimiter: Sendable {
     }
 
     private struct Table {
-        var buckets: [String: Bucket] = [:]
+        var buckets: [Client: Bucket] = [:]
         /// The size at which the shard next forgets refilled buckets.
-        var pruneAt = RateLimiter.minimumPruneSize
+        var pruneAt = minimumPruneSize
     }
 
     private final class Shard: Sendable {
@@ -28,8 +31,7 @@ final class RateLimiter: Sendable {
     /// Requests a second per client, and the most a client may spend at once.
     let rate: Int
     private let shards: [Shard]
-    private static let shardCount = 16
-    fileprivate static let minimumPruneSize = 1024
+    private static var shardCount: Int { 16 }
 
     init(rate: Int) {
         precondition(rate > 0, "a rate limit is a positive number of requests a second")
@@ -39,7 +41,7 @@ final class RateLimiter: Sendable {
 
     /// Takes one request's token for `client` at `now` (``MonotonicClock`` nanoseconds); `nil`
     /// when it had one, otherwise the whole seconds until it will have.
-    func admit(_ client: String, now: Int64) -> Int? {
+    func admit(_ client: Client, now: Int64) -> Int? {
         let capacity = Double(rate)
         let perNanosecond = capacity / 1e9
         let shard = shards[Int(UInt(bitPattern: client.hashValue) % UInt(Self.shardCount))]
@@ -60,7 +62,7 @@ final class RateLimiter: Sendable {
             if table.buckets.count >= table.pruneAt {
                 // A bucket left alone for a second is full again: forgetting it changes nothing.
                 table.buckets = table.buckets.filter { now - $0.value.updated < 1_000_000_000 }
-                table.pruneAt = max(Self.minimumPruneSize, 2 * table.buckets.count)
+                table.pruneAt = max(minimumPruneSize, 2 * table.buckets.count)
             }
             return wait
         }
