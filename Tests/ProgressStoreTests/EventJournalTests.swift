@@ -191,6 +191,23 @@ struct CheckpointTests {
                 == AppendResult(counted: 0, duplicates: 2))
     }
 
+    @Test("a reader's later day with many events and a long engaged time survives a restart")
+    func wideLaterDay() async throws {
+        let folder = try TemporaryFolder()
+        let store = try SQLiteStore(path: folder.databasePath)
+        // Day 0 first; then day 1, with a count past the snapshot's 8 bits and engaged time past 32.
+        _ = try await store.append([event("/w", "r", at: 1_000)])
+        _ = try await store.append((0..<300).map { event("/w", "r", at: dayMs + Int64($0)) })
+        _ = try await store.append((0..<60).map { _ in event("/w", "r", at: dayMs, engagedMs: 86_400_000) })
+        try store.checkpointNow()
+        let before = try #require(try store.readers(of: "/w", in: .allTime))
+        #expect(before.map(\.events) == [361])
+        store.close()
+        let reopened = try SQLiteStore(path: folder.databasePath)
+        defer { reopened.close() }
+        #expect(try reopened.readers(of: "/w", in: .allTime) == before)
+    }
+
     @Test("a second open of the same files is refused while the first is open")
     func exclusive() throws {
         let folder = try TemporaryFolder()

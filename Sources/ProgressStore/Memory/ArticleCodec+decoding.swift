@@ -33,10 +33,12 @@ extension ArticleCodec {
         var firstRecords = try decodeRecords(
             try input.section(count: readers, size: recordSize), count: readers, stride: recordSize,
             tally: &tally)
+        // Before the other days' markers join the tally (taken after them, it refused every
+        // snapshot with a wide value on a reader's later day).
+        let firstMarkers = tally.markers
         let otherSection = try input.section(count: others, size: recordSize + 4)
         let otherRecords = try decodeRecords(
             otherSection, count: others, stride: recordSize + 4, tally: &tally)
-        let firstMarkers = tally.markers
         var otherHeads: [Int32: Int32] = [:]
         let otherNext = try ChunkedArray<Int32>(count: others) { start, chunk throws(StoreError) in
             for i in chunk.indices {
