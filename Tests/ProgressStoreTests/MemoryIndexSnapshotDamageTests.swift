@@ -119,7 +119,8 @@ struct MemoryIndexSnapshotDamageTests {
     @Test(
         "inconsistent contents under a valid checksum throw",
         arguments: [
-            "format", "flags", "reader count", "other count", "wide count", "name", "time off its day",
+            "format", "flags", "reader count", "other count", "wide count", "name", "day out of range",
+            "time off its day",
             "last before first", "owner out of range", "marker without value", "value without marker",
             "counts overflow", "length too long", "histograms too few readers", "histograms missing",
         ])
@@ -145,6 +146,10 @@ struct MemoryIndexSnapshotDamageTests {
             target = big.resealed
         case "name":
             small.bytes[8] = 0xFF
+            target = small.resealed
+        case "day out of range":
+            // A record keeps 24 bits of its day.
+            small.store(Int32(1 << 23), at: small.firstRecordsAt)
             target = small.resealed
         case "time off its day":
             let bits = small.bytes.load(UInt64.self, at: small.firstRecordsAt + 8)

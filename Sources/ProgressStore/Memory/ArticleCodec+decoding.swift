@@ -37,7 +37,7 @@ extension ArticleCodec {
         // snapshot with a wide value on a reader's later day).
         let firstMarkers = tally.markers
         let otherSection = try input.section(count: others, size: recordSize + 4)
-        let otherRecords = try decodeRecords(
+        var otherRecords = try decodeRecords(
             otherSection, count: others, stride: recordSize + 4, tally: &tally)
         var otherHeads: [Int32: Int32] = [:]
         let otherNext = try ChunkedArray<Int32>(count: others) { start, chunk throws(StoreError) in
@@ -51,7 +51,9 @@ extension ArticleCodec {
         }
         for slot in otherHeads.keys { firstRecords[Int(slot)].hasOtherDays = true }
 
-        var wide: [[Int32: Int64]] = [[:], [:], [:], [:]]
+        var wide = [WideValues](repeating: WideValues(), count: 4)
+        // Event counts that a record can hold itself go back into it; `placed` counts them.
+        var placed = [0, 0, 0, 0]
         let wideSection = try input.section(count: wideCount, size: wideSize)
         for entry in 0..<wideCount {
             let column = Int(wideSection[entry * wideSize])
@@ -61,18 +63,29 @@ extension ArticleCodec {
                         fromByteOffset: entry * wideSize + 1, as: UInt32.self)))
             let value = Int64(
                 littleEndian: wideSection.loadUnaligned(fromByteOffset: entry * wideSize + 5, as: Int64.self))
-            guard column < 4, record < (column < 2 ? readers : others),
-                wide[column].updateValue(value, forKey: Int32(record)) == nil
-            else { throw damaged("a wide value is out of place") }
+            guard column < 4, record < (column < 2 ? readers : others) else {
+                throw damaged("a wide value is out of place")
+            }
+            // A second value for one field finds its marker gone, or its place in `wide` taken.
             let held = column < 2 ? firstRecords[record] : otherRecords[record]
             guard
                 column & 1 == 0
                     ? held.narrowEvents == DayRecord.wideEvents : held.engaged == DayRecord.wideEngaged,
                 tally.add(value)
             else { throw damaged("a wide value has no marker, or the counts overflow") }
+            if column & 1 == 0 && (0..<Int64(DayRecord.wideEvents)).contains(value) {
+                if column == 0 {
+                    firstRecords[record].narrowEvents = UInt64(value)
+                } else {
+                    otherRecords[record].narrowEvents = UInt64(value)
+                }
+                placed[column] += 1
+            } else if wide[column].updateValue(value, forKey: Int32(record)) != nil {
+                throw damaged("a wide value is out of place")
+            }
         }
-        guard wide[0].count == firstMarkers.events, wide[1].count == firstMarkers.engaged,
-            wide[2].count == tally.markers.events - firstMarkers.events,
+        guard wide[0].count + placed[0] == firstMarkers.events, wide[1].count == firstMarkers.engaged,
+            wide[2].count + placed[2] == tally.markers.events - firstMarkers.events,
             wide[3].count == tally.markers.engaged - firstMarkers.engaged
         else { throw damaged("a marker has no wide value") }
 
@@ -147,8 +160,10 @@ extension ArticleCodec {
             var bad = false
             for i in chunk.indices {
                 let at = (start + i) * stride
-                let record = DayRecord(
-                    day: Int32(littleEndian: section.loadUnaligned(fromByteOffset: at, as: Int32.self)),
+                let day = Int32(littleEndian: section.loadUnaligned(fromByteOffset: at, as: Int32.self))
+                let dayFits = DayRecord.days.contains(day)
+                var record = DayRecord(
+                    day: dayFits ? day : 0,
                     engaged: UInt32(
                         littleEndian: section.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self)),
                     bits: UInt64(littleEndian: section.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self))
@@ -159,9 +174,13 @@ extension ArticleCodec {
                     maxSeenDepth: Double(
                         bitPattern: UInt64(
                             littleEndian: section.loadUnaligned(fromByteOffset: at + 24, as: UInt64.self))))
+                // The format's marker is 8 bits; a record's, 16.
+                if record.narrowEvents == ArticleCodec.wideEventsMarker {
+                    record.narrowEvents = DayRecord.wideEvents
+                }
                 let first = record.firstOffset
                 let last = record.lastOffset
-                bad = bad || last >= DayRecords.dayMs || first > last
+                bad = bad || !dayFits || last >= DayRecords.dayMs || first > last
                 let wideEvents = record.narrowEvents == DayRecord.wideEvents
                 let wideEngaged = record.engaged == DayRecord.wideEngaged
                 events += wideEvents ? 1 : 0

@@ -16,7 +16,9 @@
 ///     if flagged: 2 × 1001 × f64, the histograms' least values per bin (progress, seen depth)
 ///     u64 XXH64 of every byte before it
 ///
-/// Record `bits` are ``DayRecord/bits`` (the other-days flag is ignored: owners say it). Totals
+/// Record `bits` are ``DayRecord/bits`` (the other-days flag is ignored: owners say it) with an
+/// 8-bit event count on top, 255 meaning it is among the wide values: a count from 255 up that
+/// a record holds in memory (it has 16 bits there) is written as a wide value. Totals
 /// and histogram counts are not stored but recounted, so no snapshot can make them disagree
 /// with the records; the least values only refine quantiles where they are consistent.
 enum ArticleCodec {
@@ -24,6 +26,8 @@ enum ArticleCodec {
     static let recordSize = 32
     static let wideSize = 13
     static let headerSize = 4 + 4 + 8 + 8 + 12
+    /// The event count that says the count is among the wide values (8 bits, all set).
+    static let wideEventsMarker: UInt64 = 0xFF
 
     /// `article`'s bytes, stamped with `mark`.
     static func encode(_ article: ArticleIndex, mark: Int64) -> [UInt8] {
@@ -82,14 +86,23 @@ enum ArticleCodec {
 }
 
 extension ArticleIndex {
-    /// Event counts and engaged times held aside, by column as ``ArticleCodec`` numbers them.
+    /// Event counts and engaged times held aside, by column as ``ArticleCodec`` numbers them:
+    /// the index's own, and the counts its records hold that the format's 8 bits cannot.
     var wideValues: [(column: UInt8, record: Int32, value: Int64)] {
         var values: [(column: UInt8, record: Int32, value: Int64)] = []
-        for (column, table) in [
-            firstDays.wideEvents, firstDays.wideEngaged, otherDays.wideEvents, otherDays.wideEngaged,
-        ].enumerated() {
-            for (record, value) in table.sorted(by: { $0.key < $1.key }) {
-                values.append((UInt8(column), record, value))
+        for (column, days) in [(UInt8(0), firstDays), (2, otherDays)] {
+            var events = days.wideEvents.entries
+            let held = ArticleCodec.wideEventsMarker..<DayRecord.wideEvents
+            days.records.forEachChunk { start, records in
+                for (offset, record) in records.enumerated() where held.contains(record.narrowEvents) {
+                    events.append((Int32(start + offset), Int64(record.narrowEvents)))
+                }
+            }
+            for (record, value) in events.sorted(by: { $0.key < $1.key }) {
+                values.append((column, record, value))
+            }
+            for (record, value) in days.wideEngaged.entries.sorted(by: { $0.key < $1.key }) {
+                values.append((column + 1, record, value))
             }
         }
         return values
@@ -136,7 +149,8 @@ struct ByteWriter {
     mutating func write(_ record: DayRecord) {
         write(record.day)
         write(record.engaged)
-        write(record.bits)
+        let events = min(record.narrowEvents, ArticleCodec.wideEventsMarker)
+        write(record.bits & ~(0xFF << DayRecord.eventsShift) | events << DayRecord.eventsShift)
         write(record.maxProgress)
         write(record.maxSeenDepth)
     }

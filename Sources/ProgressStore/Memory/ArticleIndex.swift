@@ -47,8 +47,8 @@ struct ArticleIndex: Sendable {
             before = allTime
             after.fold(allTime)
             switch record {
-            case .first(let index): firstDays.fold(figures, at: index)
-            case .other(let index): otherDays.fold(figures, at: index)
+            case .first(let index, let held): firstDays.fold(figures, into: held, at: index)
+            case .other(let index, let held): otherDays.fold(figures, into: held, at: index)
             case nil:
                 // A new day goes first in the chain; the order of a reader's days is irrelevant.
                 let index = otherDays.append(day: day, figures)
@@ -65,10 +65,10 @@ struct ArticleIndex: Sendable {
         return isNew
     }
 
-    /// Where one of a reader's day records is.
+    /// Where one of a reader's day records is, and the figures it holds.
     enum Record {
-        case first(Int)
-        case other(Int)
+        case first(Int, DayFigures)
+        case other(Int, DayFigures)
     }
 
     /// Reader `slot`'s figures over all its days, and its record on `day` if it has one.
@@ -76,12 +76,13 @@ struct ArticleIndex: Sendable {
         let index = Int(slot)
         let first = firstDays.records[index]
         var folded = firstDays.figures(of: first, at: index)
-        var record: Record? = first.day == day ? .first(index) : nil
+        var record: Record? = first.day == day ? .first(index, folded) : nil
         guard first.hasOtherDays, var next = otherHeads[slot] else { return (folded, record) }
         while next >= 0 {
             let other = Int(next)
-            folded.fold(otherDays.figures(at: other))
-            if otherDays.day(at: other) == day { record = .other(other) }
+            let figures = otherDays.figures(at: other)
+            folded.fold(figures)
+            if otherDays.day(at: other) == day { record = .other(other, figures) }
             next = otherNext[other]
         }
         return (folded, record)

@@ -2,13 +2,19 @@
 /// is one read from memory when an event folds in.
 ///
 /// Times are milliseconds within the record's day (a UTC day has fewer than 2²⁷ ms), packed in
-/// `bits` with the scrollable flag, a flag saying the reader has other days, and the event
-/// count, which takes 8 bits unless it outgrows them; engaged time takes 32. A count or time that
-/// does not fit is held exactly in ``DayRecords``, its field set to the marker.
+/// `bits` with the scrollable flag and a flag saying the reader has other days. The event count
+/// takes 16 bits — its low byte in `bits`, its high byte beside the day, which needs only 24 —
+/// and engaged time 32. A count or time that does not fit is held exactly in ``DayRecords``, its
+/// field set to the marker. (With 8 bits, every reader past 254 events in a day — a long read
+/// sends that many — had each further event look its count up in a table: a cache miss more
+/// for every event of theirs.)
 struct DayRecord: Equatable {
-    var day: Int32
+    /// The day, in days since 1970 (bits 0–23, two's complement), and the event count's high
+    /// byte (24–31).
+    private var dayAndEvents: UInt32
     var engaged: UInt32
-    /// First time (bits 0–26), last time (27–53), scrollable (54), other days (55), events (56–63).
+    /// First time (bits 0–26), last time (27–53), scrollable (54), other days (55), the event
+    /// count's low byte (56–63).
     var bits: UInt64
     var maxProgress: Double
     var maxSeenDepth: Double
@@ -18,13 +24,34 @@ struct DayRecord: Equatable {
     static let otherDaysBit: UInt64 = 1 << 55
     static let eventsShift: UInt64 = 56
     /// `events` and `engaged` markers: the value is kept aside.
-    static let wideEvents: UInt64 = 0xFF
+    static let wideEvents: UInt64 = 0xFFFF
     static let wideEngaged = UInt32.max
+    /// Days a record can hold: some 23,000 years either side of 1970.
+    static let days: ClosedRange<Int32> = -(1 << 23)...(1 << 23 - 1)
 
+    /// A record of `day` (in ``days``) with the event count's high byte zero.
+    init(day: Int32, engaged: UInt32, bits: UInt64, maxProgress: Double, maxSeenDepth: Double) {
+        precondition(Self.days.contains(day), "a day record's day is out of range")
+        dayAndEvents = UInt32(bitPattern: day) & 0xFF_FFFF
+        self.engaged = engaged
+        self.bits = bits
+        self.maxProgress = maxProgress
+        self.maxSeenDepth = maxSeenDepth
+    }
+
+    var day: Int32 { Int32(bitPattern: dayAndEvents << 8) >> 8 }
     var firstOffset: Int64 { Int64(bits & Self.timeMask) }
     var lastOffset: Int64 { Int64(bits &>> 27 & Self.timeMask) }
     var scrollable: Bool { bits & Self.scrollableBit != 0 }
-    var narrowEvents: UInt64 { bits &>> Self.eventsShift }
+
+    /// The event count, or ``wideEvents``.
+    var narrowEvents: UInt64 {
+        get { UInt64(dayAndEvents >> 24) << 8 | bits &>> Self.eventsShift }
+        set {
+            dayAndEvents = dayAndEvents & 0xFF_FFFF | UInt32(truncatingIfNeeded: newValue >> 8) << 24
+            bits = bits & ~(0xFF << Self.eventsShift) | newValue << Self.eventsShift
+        }
+    }
 
     /// Whether the reader has records on other days (first-day records only).
     var hasOtherDays: Bool {
@@ -37,15 +64,15 @@ struct DayRecord: Equatable {
 /// record's fields kept aside by record index.
 struct DayRecords {
     private(set) var records = ChunkedArray<DayRecord>()
-    private(set) var wideEvents: [Int32: Int64] = [:]
-    private(set) var wideEngaged: [Int32: Int64] = [:]
+    private(set) var wideEvents = WideValues()
+    private(set) var wideEngaged = WideValues()
 
     static let dayMs: Int64 = 86_400_000
 
     init() {}
 
     /// Records as decoded from a snapshot; the caller has checked them (see ``ArticleCodec``).
-    init(records: ChunkedArray<DayRecord>, wideEvents: [Int32: Int64], wideEngaged: [Int32: Int64]) {
+    init(records: ChunkedArray<DayRecord>, wideEvents: WideValues, wideEngaged: WideValues) {
         self.records = records
         self.wideEvents = wideEvents
         self.wideEngaged = wideEngaged
@@ -53,9 +80,9 @@ struct DayRecords {
 
     var count: Int { records.count }
 
-    /// Bytes held, counting capacity (a dictionary entry as its key and value).
+    /// Bytes held, counting capacity.
     var footprint: Int {
-        records.footprint + (wideEvents.capacity + wideEngaged.capacity) * 12
+        records.footprint + (wideEvents.capacity + wideEngaged.capacity) * 16
     }
 
     func day(at index: Int) -> Int32 { records[index].day }
@@ -88,10 +115,11 @@ struct DayRecords {
         return index
     }
 
-    /// Folds `figures` (of the same day) into record `index`.
-    mutating func fold(_ figures: DayFigures, at index: Int) {
+    /// Folds `figures` (of the same day) into record `index`, which holds `held` — as the caller
+    /// has just read them: reading them again would look a wide value up once more.
+    mutating func fold(_ figures: DayFigures, into held: DayFigures, at index: Int) {
         var record = records[index]
-        var folded = self.figures(of: record, at: index)
+        var folded = held
         folded.fold(figures)
         store(folded, in: &record, at: Int32(index))
         records[index] = record
@@ -109,24 +137,26 @@ struct DayRecords {
         precondition(
             (0..<Self.dayMs).contains(first) && (0..<Self.dayMs).contains(last),
             "event times must fall on the record's UTC day")
-        if record.narrowEvents == DayRecord.wideEvents { wideEvents[index] = nil }
-        if record.engaged == DayRecord.wideEngaged { wideEngaged[index] = nil }
+        // A value that stays wide is overwritten in place; one that fits again leaves the table.
         let events: UInt64
         if (0..<Int64(DayRecord.wideEvents)).contains(figures.events) {
+            if record.narrowEvents == DayRecord.wideEvents { wideEvents[index] = nil }
             events = UInt64(figures.events)
         } else {
             events = DayRecord.wideEvents
-            wideEvents[index] = figures.events
+            wideEvents.updateValue(figures.events, forKey: index)
         }
         if (0..<Int64(DayRecord.wideEngaged)).contains(figures.engagedMs) {
+            if record.engaged == DayRecord.wideEngaged { wideEngaged[index] = nil }
             record.engaged = UInt32(figures.engagedMs)
         } else {
             record.engaged = DayRecord.wideEngaged
-            wideEngaged[index] = figures.engagedMs
+            wideEngaged.updateValue(figures.engagedMs, forKey: index)
         }
         record.bits =
             UInt64(first) | UInt64(last) << 27 | (figures.scrollable ? DayRecord.scrollableBit : 0)
-            | record.bits & DayRecord.otherDaysBit | events << DayRecord.eventsShift
+            | record.bits & DayRecord.otherDaysBit
+        record.narrowEvents = events
         record.maxProgress = figures.maxProgress
         record.maxSeenDepth = figures.maxSeenDepth
     }
