@@ -6,7 +6,7 @@ import Testing
 /// A random index's contents: articles on both sides of the histogram threshold and of a
 /// 4096-slot chunk, readers with one to four days, unscrollable readers, an empty id and a
 /// 200-byte one, ids that differ only in normalization, and stored rows whose event counts
-/// and engaged times outgrow their record's narrow fields.
+/// and engaged times outgrow their record's narrow fields, on first days and later ones.
 struct RandomIndexLoad {
     /// Pairs, not a dictionary: the two spellings of "/é" would be one key of one.
     static let sizes: [(article: String, readers: Int)] = [
@@ -28,6 +28,17 @@ struct RandomIndexLoad {
                     events.append(Self.event(article, id, &random))
                 }
                 if reader % 97 == 5 {
+                    rows.append(Self.wideRow(article, id, &random))
+                }
+                if reader % 97 == 50 {
+                    // Restored first, the day before makes the wide row a later day.
+                    var earlier = Self.wideRow(article, id, &random)
+                    earlier.day = Int32(Self.baseDay - 1)
+                    earlier.firstMs = (Self.baseDay - 1) * 86_400_000
+                    earlier.lastMs = earlier.firstMs
+                    earlier.events = 1
+                    earlier.engagedMs = 5
+                    rows.append(earlier)
                     rows.append(Self.wideRow(article, id, &random))
                 }
             }
