@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ProgressStore
@@ -103,5 +104,46 @@ struct DayRecordTests {
             #expect(before.wideEvents.count == 2)
         }
         #expect(ArticleCodec.encode(decoded, mark: 9) == bytes)
+    }
+
+    @Test("a value given twice for one count is refused, even when the first went aside")
+    func duplicateWideValue() throws {
+        var article = ArticleIndex(name: "/d")
+        for reader in ["r0", "r1"] {
+            _ = article.fold(reader: reader, day: Self.day, Self.figures(events: 70_000))
+        }
+        var bytes = ArticleCodec.encode(article, mark: 1)
+        // Two readers, no histograms: the wide values (column, record, value) end the blob,
+        // before its checksum. Turn r1's into a second, smaller value for r0.
+        let second = bytes.count - 8 - 13
+        #expect(bytes[second] == 0 && bytes[second + 1] == 1)
+        bytes[second + 1] = 0
+        withUnsafeBytes(of: Int64(300).littleEndian) {
+            bytes.replaceSubrange(second + 5..<second + 13, with: $0)
+        }
+        let checksum = bytes.withUnsafeBytes {
+            XXH64.hash(UnsafeRawBufferPointer(rebasing: $0[..<(bytes.count - 8)]))
+        }
+        withUnsafeBytes(of: checksum.littleEndian) {
+            bytes.replaceSubrange(bytes.count - 8..<bytes.count, with: $0)
+        }
+        #expect(throws: StoreError.self) { try bytes.withUnsafeBytes { try ArticleCodec.decode($0) } }
+    }
+
+    @Test("an earlier release's row with a day out of range is refused with an error")
+    func legacyDayOutOfRange() throws {
+        let folder = try TemporaryFolder()
+        try FileManager.default.createDirectory(
+            atPath: URL(fileURLWithPath: folder.databasePath).deletingLastPathComponent().path,
+            withIntermediateDirectories: true)
+        let old = try SQLiteConnection(filename: folder.databasePath, busyTimeoutMs: 1_000)
+        try SQLiteSchema.migrate(old, with: Array(SQLiteSchema.migrations.prefix(1)))
+        try old.execute("INSERT INTO articles (id, name) VALUES (1, '/old')")
+        let start = Int64(DayRecord.days.upperBound + 1) * 86_400_000
+        try old.execute(
+            "INSERT INTO reader_days VALUES (1, 'r1', \(DayRecord.days.upperBound + 1), 0.5, 0.5, 1, 1, 0, \(start), \(start))"
+        )
+        old.close()
+        #expect(throws: StoreError.self) { try SQLiteStore(path: folder.databasePath).close() }
     }
 }

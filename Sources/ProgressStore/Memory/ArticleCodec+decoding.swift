@@ -66,7 +66,8 @@ extension ArticleCodec {
             guard column < 4, record < (column < 2 ? readers : others) else {
                 throw damaged("a wide value is out of place")
             }
-            // A second value for one field finds its marker gone, or its place in `wide` taken.
+            // A second value for one field finds its marker gone (the first went into the record)
+            // or its place in `wide` taken (the first is there: checked in both branches).
             let held = column < 2 ? firstRecords[record] : otherRecords[record]
             guard
                 column & 1 == 0
@@ -74,6 +75,9 @@ extension ArticleCodec {
                 tally.add(value)
             else { throw damaged("a wide value has no marker, or the counts overflow") }
             if column & 1 == 0 && (0..<Int64(DayRecord.wideEvents)).contains(value) {
+                guard wide[column][Int32(record)] == nil else {
+                    throw damaged("a wide value is out of place")
+                }
                 if column == 0 {
                     firstRecords[record].narrowEvents = UInt64(value)
                 } else {

@@ -48,6 +48,7 @@ struct DayRecord: Equatable {
     var narrowEvents: UInt64 {
         get { UInt64(dayAndEvents >> 24) << 8 | bits &>> Self.eventsShift }
         set {
+            assert(newValue <= Self.wideEvents, "an event count beyond 16 bits")
             dayAndEvents = dayAndEvents & 0xFF_FFFF | UInt32(truncatingIfNeeded: newValue >> 8) << 24
             bits = bits & ~(0xFF << Self.eventsShift) | newValue << Self.eventsShift
         }

@@ -6,8 +6,9 @@ import Synchronization
 ///
 /// One writer thread calls ``apply(_:mark:)`` (and, at start-up, ``restore(_:)``); any number
 /// of threads query at once behind a readers–writer lock. The index trusts its input: events
-/// are durable and deduplicated before they arrive, depths are 0…1 and a record's times fall on
-/// their UTC day (a record that breaks the last rule traps).
+/// are durable and deduplicated before they arrive, depths are 0…1, a record's times fall on
+/// their UTC day, and that day lies within ``DayRecord/days``, some 23,000 years either side of
+/// 1970 (a record that breaks either of the last two rules traps).
 ///
 /// Article snapshots (MemoryIndex+snapshots.swift) let a store keep the index as one blob per
 /// article: ``encodeArticle(_:)`` from any thread, holding the read lock only to copy the

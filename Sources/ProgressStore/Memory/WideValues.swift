@@ -24,7 +24,8 @@ struct WideValues {
     /// The value of record `key` (≥ 0); setting `nil` removes it.
     subscript(key: Int32) -> Int64? {
         get {
-            guard count > 0 else { return nil }
+            // A negative key would match an empty slot.
+            guard count > 0, key >= 0 else { return nil }
             let entry = slots[find(key)]
             return entry.key == key ? entry.value : nil
         }
@@ -64,12 +65,13 @@ struct WideValues {
     }
 
     private static func home(_ key: Int32, mask: Int) -> Int {
-        // Fibonacci hashing: the high bits of the product are well mixed.
+        // A multiplicative hash (the golden-ratio constant of Fibonacci hashing): bits 32 and up of
+        // the product are well mixed, and dense indices land in distinct slots.
         Int(truncatingIfNeeded: (UInt64(UInt32(bitPattern: key)) &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
     }
 
     private mutating func remove(_ key: Int32) {
-        guard count > 0 else { return }
+        guard count > 0, key >= 0 else { return }
         var hole = find(key)
         guard slots[hole].key == key else { return }
         // Backward-shift deletion: move later members of the probe run into the hole, so that

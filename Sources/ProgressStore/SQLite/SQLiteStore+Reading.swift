@@ -72,6 +72,11 @@ extension SQLiteStore {
                 articleID = id
             }
             let day = rows.int64(3)
+            guard Int64(DayRecord.days.lowerBound)...Int64(DayRecord.days.upperBound) ~= day else {
+                throw StoreError(
+                    code: 0,
+                    message: "reader_days holds a row whose day \(day) is out of range (article \(article))")
+            }
             let dayStart = day * 86_400_000
             guard (dayStart..<dayStart + 86_400_000).contains(rows.int64(9)),
                 (dayStart..<dayStart + 86_400_000).contains(rows.int64(10)), rows.int64(9) <= rows.int64(10)
