@@ -101,9 +101,10 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         try restoreBatch()
         lastSnapshotBytes = bytes
         var ids: [ExactKey: Int64] = [:]
-        let saved = try state.cached("SELECT value FROM meta WHERE key = 'recent_ids'")
+        let saved = try state.cached(
+            "SELECT value FROM meta WHERE key = 'recent_ids' OR key GLOB 'recent_ids.*'")
         defer { saved.reset() }
-        if try saved.step() {
+        while try saved.step() {
             var reader = CheckpointReader(bytes: Array(saved.blob(0)))
             for _ in 0..<(try reader.count()) {
                 let key = try reader.string()
@@ -168,15 +169,8 @@ final class SQLiteCheckpointer: @unchecked Sendable {
     private func save(_ taken: CheckpointCapture) throws(StoreError) {
         // Encoding reads the snapshots, which nothing else touches: no lock is held meanwhile.
         let encoded = taken.articles.map { ($0.key.string, MemoryIndex.encode($0, seq: taken.seq)) }
-        var ids = CheckpointWriter()
-        let horizon = options.clock() - options.idRetentionMs
-        var young: [(key: ExactKey, seenMs: Int64)] = []
-        taken.ids.forEachID { key, seenMs in if seenMs > horizon { young.append((key, seenMs)) } }
-        ids.integer(UInt64(young.count))
-        for (key, seenMs) in young {
-            ids.string(key.string)
-            ids.integer(UInt64(bitPattern: seenMs))
-        }
+        let ids = Self.idBlobs(
+            taken.ids, after: options.clock() - options.idRetentionMs, size: options.idBlobBytes)
         try state.transaction { () throws(StoreError) in
             let upsert = try state.cached(
                 "INSERT INTO snapshots (name, data) VALUES (?1, ?2) "
@@ -192,9 +186,15 @@ final class SQLiteCheckpointer: @unchecked Sendable {
             try meta.bind(1, "folded_seq")
             try meta.bind(2, max(taken.seq, foldedSeq))
             try meta.run()
-            try meta.bind(1, "recent_ids")
-            try meta.bind(2, blob: ids.bytes)
-            try meta.run()
+            for (index, blob) in ids.enumerated() {
+                try meta.bind(1, Self.idBlobKey(index))
+                try meta.bind(2, blob: blob)
+                try meta.run()
+            }
+            let spare = try state.cached(
+                "DELETE FROM meta WHERE key GLOB 'recent_ids.*' AND CAST(substr(key, 12) AS INTEGER) >= ?1")
+            try spare.bind(1, Int64(ids.count))
+            try spare.run()
             if legacyRows {
                 try state.execute("DELETE FROM reader_days")
                 try state.execute("DELETE FROM event_ids")
@@ -207,6 +207,37 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         lastSnapshotBytes = sizes ?? lastSnapshotBytes
         lastCheckpointMs = options.clock()
         journal?.removeSegments(foldedThrough: foldedSeq)
+    }
+
+    /// The ids younger than `horizon`, in blobs of a little over `size` bytes at most: each a
+    /// count, then each id and when it was seen. There is always at least one blob.
+    static func idBlobs(_ ids: RecentIDs, after horizon: Int64, size: Int) -> [[UInt8]] {
+        var blobs: [[UInt8]] = []
+        var entries = CheckpointWriter()
+        var count = 0
+        func close() {
+            var blob = CheckpointWriter()
+            blob.integer(UInt64(count))
+            blob.bytes.append(contentsOf: entries.bytes)
+            blobs.append(blob.bytes)
+            entries = CheckpointWriter()
+            count = 0
+        }
+        ids.forEachID { key, seenMs in
+            guard seenMs > horizon else { return }
+            entries.string(key.string)
+            entries.integer(UInt64(bitPattern: seenMs))
+            count += 1
+            if entries.bytes.count >= size { close() }
+        }
+        if count > 0 || blobs.isEmpty { close() }
+        return blobs
+    }
+
+    /// `recent_ids` for the first blob (as releases before the split wrote it), then
+    /// `recent_ids.1`, `recent_ids.2`…
+    static func idBlobKey(_ index: Int) -> String {
+        index == 0 ? "recent_ids" : "recent_ids.\(index)"
     }
 
     private func run() {

@@ -36,7 +36,8 @@ enum SQLiteSchema {
         """,
         // Version 2: the in-memory index is saved whole, an article per row, by checkpoints;
         // reader_days and event_ids are read once (a database of version 1) and emptied by the
-        // first checkpoint. The ids of the last 24 hours are in meta ('recent_ids').
+        // first checkpoint. The ids of the last 24 hours are in meta ('recent_ids', then
+        // 'recent_ids.1'… when there are many).
         """
         CREATE TABLE snapshots (
             name TEXT PRIMARY KEY,

@@ -42,6 +42,10 @@ final class SQLiteStatement {
     }
 
     func bind(_ index: Int32, blob: [UInt8]) throws(StoreError) {
+        guard blob.count <= Int32.max else {
+            throw StoreError(
+                code: SQLITE_TOOBIG, message: "a blob of \(blob.count) bytes is more than SQLite takes")
+        }
         let code = blob.withUnsafeBytes { bytes in
             csqlite_bind_blob_transient(
                 handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count))

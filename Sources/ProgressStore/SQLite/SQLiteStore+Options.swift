@@ -19,13 +19,17 @@ extension SQLiteStore {
         /// How long after a checkpoint the next one comes when anything changed, however little
         /// (checkpoints also come whenever the journal has grown as large as the saved articles).
         public var checkpointIntervalMs: Int64
+        /// The most bytes of event ids a checkpoint puts in one blob before it starts the next
+        /// (SQLite takes no blob over 10⁹ bytes, and a day of ids at a few hundred events a
+        /// second makes that many).
+        public var idBlobBytes: Int
         /// The wall clock in ms since the epoch, against which event ids age. Tests move it.
         public var clock: @Sendable () -> Int64
 
         public init(
             journalCapacityBytes: Int64? = nil, busyTimeoutMs: Int32 = 5_000,
             idRetentionMs: Int64 = 86_400_000, pruneIntervalMs: Int64 = 60_000, fsyncEachCommit: Bool = false,
-            checkpointIntervalMs: Int64 = 30_000,
+            checkpointIntervalMs: Int64 = 30_000, idBlobBytes: Int = 16 << 20,
             clock: @escaping @Sendable () -> Int64 = Options.wallClockMs
         ) {
             self.journalCapacityBytes = journalCapacityBytes
@@ -34,6 +38,7 @@ extension SQLiteStore {
             self.pruneIntervalMs = pruneIntervalMs
             self.fsyncEachCommit = fsyncEachCommit
             self.checkpointIntervalMs = checkpointIntervalMs
+            self.idBlobBytes = idBlobBytes
             self.clock = clock
         }
 
