@@ -166,6 +166,47 @@ struct SQLiteStoreDurabilityTests {
         #expect(repeats == AppendResult(counted: 0, duplicates: 61))
     }
 
+    @Test("an article larger than one blob is saved in parts, comes back whole; a lost part stops start-up")
+    func snapshotParts() async throws {
+        let folder = try TemporaryFolder()
+        var options = SQLiteStore.Options(snapshotPartBytes: 1_000)
+        let parts = { () throws -> Int in
+            let connection = try independentConnection(folder.databasePath)
+            defer { connection.close() }
+            return Int(try connection.integer("SELECT count(*) FROM snapshot_parts"))
+        }
+        let store = try SQLiteStore(path: folder.databasePath, options: options)
+        _ = try await store.append((0..<300).map { event("/big", "reader-\($0)", at: Int64($0)) })
+        _ = try await store.append([event("/small", "r")])
+        try store.checkpointNow()
+        _ = try await store.append((300..<400).map { event("/big", "reader-\($0)", at: Int64($0)) })
+        try store.checkpointNow()
+        let before = try #require(try store.readers(of: "/big", in: .allTime))
+        store.close()
+        #expect(try parts() > 10)
+
+        let reopened = try SQLiteStore(path: folder.databasePath, options: options)
+        #expect(try reopened.readers(of: "/big", in: .allTime) == before)
+        #expect(try reopened.reader("r", of: "/small") != nil)
+        reopened.close()
+        // With room for the whole article again, its next snapshot leaves no parts behind.
+        options.snapshotPartBytes = 1 << 30
+        let roomy = try SQLiteStore(path: folder.databasePath, options: options)
+        _ = try await roomy.append([event("/big", "reader-late")])
+        try roomy.checkpointNow()
+        roomy.close()
+        #expect(try parts() == 0)
+
+        options.snapshotPartBytes = 1_000
+        let parted = try SQLiteStore(path: folder.databasePath, options: options)
+        _ = try await parted.append([event("/big", "reader-later")])
+        parted.close()
+        let connection = try independentConnection(folder.databasePath)
+        try connection.execute("DELETE FROM snapshot_parts WHERE part = 2")
+        connection.close()
+        #expect(throws: StoreError.self) { try SQLiteStore(path: folder.databasePath, options: options) }
+    }
+
     @Test("an id repeats only within its article and reader")
     func idScope() async throws {
         let store = try SQLiteStore(path: ":memory:")

@@ -39,6 +39,8 @@ final class SQLiteCheckpointer: @unchecked Sendable {
     /// Each article's version as the last checkpoint saved it.
     private var saved: [ExactKey: UInt64] = [:]
     private var lastSnapshotBytes: Int64 = 0
+    /// Articles whose snapshot is in parts (see ``writeSnapshot(name:data:partBytes:hadParts:in:)``).
+    private var parted: Set<String> = []
     private var lastCheckpointMs: Int64
     /// Rows of the tables of earlier releases (`reader_days`, `event_ids`) to delete with the
     /// first checkpoint, which holds what they held.
@@ -69,7 +71,9 @@ final class SQLiteCheckpointer: @unchecked Sendable {
     /// Loads the saved articles into `index` and returns the ids saved with them that are
     /// younger than `sinceMs`; remembers the articles' versions as saved.
     func restore(into index: MemoryIndex, idsSince sinceMs: Int64) throws(StoreError) -> [ExactKey: Int64] {
-        let rows = try state.cached("SELECT data FROM snapshots")
+        let parts = try Self.snapshotParts(in: state)
+        parted = Set(parts.keys)
+        let rows = try state.cached("SELECT name, data FROM snapshots")
         defer { rows.reset() }
         var bytes: Int64 = 0
         var batch: [[UInt8]] = []
@@ -91,7 +95,8 @@ final class SQLiteCheckpointer: @unchecked Sendable {
             batchBytes = 0
         }
         while try rows.step() {
-            let data = Array(rows.blob(0))
+            var data = Array(rows.blob(1))
+            if let rest = parts[rows.string(0)] { data += rest }
             bytes += Int64(data.count)
             batchBytes += data.count
             batch.append(data)
@@ -172,13 +177,11 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         let ids = Self.idBlobs(
             taken.ids, after: options.clock() - options.idRetentionMs, size: options.idBlobBytes)
         try state.transaction { () throws(StoreError) in
-            let upsert = try state.cached(
-                "INSERT INTO snapshots (name, data) VALUES (?1, ?2) "
-                    + "ON CONFLICT (name) DO UPDATE SET data = excluded.data")
             for (name, data) in encoded {
-                try upsert.bind(1, name)
-                try upsert.bind(2, blob: data)
-                try upsert.run()
+                try Self.writeSnapshot(
+                    name: name, data: data, partBytes: options.snapshotPartBytes,
+                    hadParts: parted.contains(name),
+                    in: state)
             }
             let meta = try state.cached(
                 "INSERT INTO meta (key, value) VALUES (?1, ?2) "
@@ -203,41 +206,15 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         legacyRows = false
         folded.withLock { $0 = max($0, taken.seq) }
         for article in taken.articles { saved[article.key] = article.version }
-        let sizes = try? state.integer("SELECT coalesce(sum(length(data)), 0) FROM snapshots")
+        for (name, data) in encoded {
+            if data.count > options.snapshotPartBytes { parted.insert(name) } else { parted.remove(name) }
+        }
+        let sizes = try? state.integer(
+            "SELECT (SELECT coalesce(sum(length(data)), 0) FROM snapshots) "
+                + "+ (SELECT coalesce(sum(length(data)), 0) FROM snapshot_parts)")
         lastSnapshotBytes = sizes ?? lastSnapshotBytes
         lastCheckpointMs = options.clock()
         journal?.removeSegments(foldedThrough: foldedSeq)
-    }
-
-    /// The ids younger than `horizon`, in blobs of a little over `size` bytes at most: each a
-    /// count, then each id and when it was seen. There is always at least one blob.
-    static func idBlobs(_ ids: RecentIDs, after horizon: Int64, size: Int) -> [[UInt8]] {
-        var blobs: [[UInt8]] = []
-        var entries = CheckpointWriter()
-        var count = 0
-        func close() {
-            var blob = CheckpointWriter()
-            blob.integer(UInt64(count))
-            blob.bytes.append(contentsOf: entries.bytes)
-            blobs.append(blob.bytes)
-            entries = CheckpointWriter()
-            count = 0
-        }
-        ids.forEachID { key, seenMs in
-            guard seenMs > horizon else { return }
-            entries.string(key.string)
-            entries.integer(UInt64(bitPattern: seenMs))
-            count += 1
-            if entries.bytes.count >= size { close() }
-        }
-        if count > 0 || blobs.isEmpty { close() }
-        return blobs
-    }
-
-    /// `recent_ids` for the first blob (as releases before the split wrote it), then
-    /// `recent_ids.1`, `recent_ids.2`…
-    static func idBlobKey(_ index: Int) -> String {
-        index == 0 ? "recent_ids" : "recent_ids.\(index)"
     }
 
     private func run() {

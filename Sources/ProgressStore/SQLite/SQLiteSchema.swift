@@ -44,6 +44,16 @@ enum SQLiteSchema {
             data BLOB NOT NULL
         );
         """,
+        // Version 3: an article's snapshot larger than one blob may hold has its first part in
+        // snapshots and the others here.
+        """
+        CREATE TABLE snapshot_parts (
+            name TEXT NOT NULL,
+            part INTEGER NOT NULL,
+            data BLOB NOT NULL,
+            PRIMARY KEY (name, part)
+        ) WITHOUT ROWID;
+        """,
     ]
 
     /// The event log of earlier releases, a database beside the state database (now the event

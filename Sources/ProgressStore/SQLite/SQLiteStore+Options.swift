@@ -23,6 +23,8 @@ extension SQLiteStore {
         /// (SQLite takes no blob over 10⁹ bytes, and a day of ids at a few hundred events a
         /// second makes that many).
         public var idBlobBytes: Int
+        /// The largest blob an article's snapshot takes before it is saved in parts.
+        public var snapshotPartBytes: Int
         /// The wall clock in ms since the epoch, against which event ids age. Tests move it.
         public var clock: @Sendable () -> Int64
 
@@ -30,6 +32,7 @@ extension SQLiteStore {
             journalCapacityBytes: Int64? = nil, busyTimeoutMs: Int32 = 5_000,
             idRetentionMs: Int64 = 86_400_000, pruneIntervalMs: Int64 = 60_000, fsyncEachCommit: Bool = false,
             checkpointIntervalMs: Int64 = 30_000, idBlobBytes: Int = 16 << 20,
+            snapshotPartBytes: Int = 512 << 20,
             clock: @escaping @Sendable () -> Int64 = Options.wallClockMs
         ) {
             self.journalCapacityBytes = journalCapacityBytes
@@ -39,6 +42,7 @@ extension SQLiteStore {
             self.fsyncEachCommit = fsyncEachCommit
             self.checkpointIntervalMs = checkpointIntervalMs
             self.idBlobBytes = idBlobBytes
+            self.snapshotPartBytes = snapshotPartBytes
             self.clock = clock
         }
 
