@@ -70,21 +70,23 @@ extension SQLiteCheckpointer {
         try spare.run()
     }
 
-    /// The parts after the first of every article saved in parts, joined, by article. Throws
-    /// when one is missing (the article's checksum would refuse it anyway; this says why).
-    static func snapshotParts(in state: SQLiteConnection) throws(StoreError) -> [String: [UInt8]] {
+    /// The parts after the first of every article saved in parts, joined, by article (by its
+    /// bytes: "/é" and "/e\u{301}" are two articles, though equal as Swift strings). Throws when
+    /// one is missing (the article's checksum would refuse it anyway; this says why).
+    static func snapshotParts(in state: SQLiteConnection) throws(StoreError) -> [ExactKey: [UInt8]] {
         let rows = try state.cached("SELECT name, part, data FROM snapshot_parts ORDER BY name, part")
         defer { rows.reset() }
-        var parts: [String: [UInt8]] = [:]
-        var last: (name: String, part: Int64)?
+        var parts: [ExactKey: [UInt8]] = [:]
+        var last: (name: ExactKey, part: Int64)?
         while try rows.step() {
-            let name = rows.string(0)
+            let name = ExactKey(rows.string(0))
             let part = rows.int64(1)
             let expected = last?.name == name ? last!.part + 1 : 1
             guard part == expected else {
                 throw StoreError(
                     code: 0,
-                    message: "the snapshot of article \(name) lacks part \(expected) (found part \(part))")
+                    message:
+                        "the snapshot of article \(name.string) lacks part \(expected) (found part \(part))")
             }
             parts[name, default: []].append(contentsOf: rows.blob(2))
             last = (name, part)

@@ -40,7 +40,7 @@ final class SQLiteCheckpointer: @unchecked Sendable {
     private var saved: [ExactKey: UInt64] = [:]
     private var lastSnapshotBytes: Int64 = 0
     /// Articles whose snapshot is in parts (see ``writeSnapshot(name:data:partBytes:hadParts:in:)``).
-    private var parted: Set<String> = []
+    private var parted: Set<ExactKey> = []
     private var lastCheckpointMs: Int64
     /// Rows of the tables of earlier releases (`reader_days`, `event_ids`) to delete with the
     /// first checkpoint, which holds what they held.
@@ -96,7 +96,7 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         }
         while try rows.step() {
             var data = Array(rows.blob(1))
-            if let rest = parts[rows.string(0)] { data += rest }
+            if let rest = parts[ExactKey(rows.string(0))] { data += rest }
             bytes += Int64(data.count)
             batchBytes += data.count
             batch.append(data)
@@ -180,7 +180,7 @@ final class SQLiteCheckpointer: @unchecked Sendable {
             for (name, data) in encoded {
                 try Self.writeSnapshot(
                     name: name, data: data, partBytes: options.snapshotPartBytes,
-                    hadParts: parted.contains(name),
+                    hadParts: parted.contains(ExactKey(name)),
                     in: state)
             }
             let meta = try state.cached(
@@ -207,7 +207,11 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         folded.withLock { $0 = max($0, taken.seq) }
         for article in taken.articles { saved[article.key] = article.version }
         for (name, data) in encoded {
-            if data.count > options.snapshotPartBytes { parted.insert(name) } else { parted.remove(name) }
+            if data.count > options.snapshotPartBytes {
+                parted.insert(ExactKey(name))
+            } else {
+                parted.remove(ExactKey(name))
+            }
         }
         let sizes = try? state.integer(
             "SELECT (SELECT coalesce(sum(length(data)), 0) FROM snapshots) "
