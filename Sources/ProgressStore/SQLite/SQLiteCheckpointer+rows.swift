@@ -41,7 +41,7 @@ extension SQLiteCheckpointer {
     static func writeSnapshot(
         name: String, data: [UInt8], partBytes: Int, hadParts: Bool, in state: SQLiteConnection
     ) throws(StoreError) {
-        let size = max(partBytes, 1)
+        let size = partSize(partBytes)
         let upsert = try state.cached(
             "INSERT INTO snapshots (name, data) VALUES (?1, ?2) "
                 + "ON CONFLICT (name) DO UPDATE SET data = excluded.data")
@@ -70,27 +70,49 @@ extension SQLiteCheckpointer {
         try spare.run()
     }
 
-    /// The parts after the first of every article saved in parts, joined, by article (by its
-    /// bytes: "/é" and "/e\u{301}" are two articles, though equal as Swift strings). Throws when
-    /// one is missing (the article's checksum would refuse it anyway; this says why).
-    static func snapshotParts(in state: SQLiteConnection) throws(StoreError) -> [ExactKey: [UInt8]] {
-        let rows = try state.cached("SELECT name, part, data FROM snapshot_parts ORDER BY name, part")
+    /// The articles saved in parts.
+    static func partedNames(in state: SQLiteConnection) throws(StoreError) -> Set<ExactKey> {
+        let rows = try state.cached("SELECT DISTINCT name FROM snapshot_parts")
         defer { rows.reset() }
-        var parts: [ExactKey: [UInt8]] = [:]
-        var last: (name: ExactKey, part: Int64)?
-        while try rows.step() {
-            let name = ExactKey(rows.string(0))
-            let part = rows.int64(1)
-            let expected = last?.name == name ? last!.part + 1 : 1
-            guard part == expected else {
+        var names: Set<ExactKey> = []
+        while try rows.step() { names.insert(ExactKey(rows.string(0))) }
+        return names
+    }
+
+    /// Article `name`'s snapshot: `first`, and its other parts joined on, in one allocation of the
+    /// right size. Throws when a part is missing (the article's checksum would refuse it anyway;
+    /// this says why).
+    static func joinedSnapshot(name: String, first: UnsafeRawBufferPointer, in state: SQLiteConnection)
+        throws(StoreError) -> [UInt8]
+    {
+        let total = try state.cached(
+            "SELECT coalesce(sum(length(data)), 0) FROM snapshot_parts WHERE name = ?1")
+        defer { total.reset() }
+        try total.bind(1, name)
+        _ = try total.step()
+        var data: [UInt8] = []
+        data.reserveCapacity(first.count + Int(total.int64(0)))
+        data.append(contentsOf: first)
+        let parts = try state.cached("SELECT part, data FROM snapshot_parts WHERE name = ?1 ORDER BY part")
+        defer { parts.reset() }
+        try parts.bind(1, name)
+        var expected: Int64 = 1
+        while try parts.step() {
+            guard parts.int64(0) == expected else {
                 throw StoreError(
                     code: 0,
                     message:
-                        "the snapshot of article \(name.string) lacks part \(expected) (found part \(part))")
+                        "the snapshot of article \(name) lacks part \(expected) (found part \(parts.int64(0)))"
+                )
             }
-            parts[name, default: []].append(contentsOf: rows.blob(2))
-            last = (name, part)
+            data.append(contentsOf: parts.blob(1))
+            expected += 1
         }
-        return parts
+        return data
+    }
+
+    /// The part size for `bytes` asked: at least 1, and under SQLite's 10⁹-byte limit.
+    static func partSize(_ bytes: Int) -> Int {
+        min(max(bytes, 1), 900_000_000)
     }
 }

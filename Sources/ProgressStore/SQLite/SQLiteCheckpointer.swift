@@ -71,8 +71,7 @@ final class SQLiteCheckpointer: @unchecked Sendable {
     /// Loads the saved articles into `index` and returns the ids saved with them that are
     /// younger than `sinceMs`; remembers the articles' versions as saved.
     func restore(into index: MemoryIndex, idsSince sinceMs: Int64) throws(StoreError) -> [ExactKey: Int64] {
-        let parts = try Self.snapshotParts(in: state)
-        parted = Set(parts.keys)
+        parted = try Self.partedNames(in: state)
         let rows = try state.cached("SELECT name, data FROM snapshots")
         defer { rows.reset() }
         var bytes: Int64 = 0
@@ -95,8 +94,13 @@ final class SQLiteCheckpointer: @unchecked Sendable {
             batchBytes = 0
         }
         while try rows.step() {
-            var data = Array(rows.blob(1))
-            if let rest = parts[ExactKey(rows.string(0))] { data += rest }
+            let name = parted.isEmpty ? nil : rows.string(0)
+            let data =
+                if let name, parted.contains(ExactKey(name)) {
+                    try Self.joinedSnapshot(name: name, first: rows.blob(1), in: state)
+                } else {
+                    Array(rows.blob(1))
+                }
             bytes += Int64(data.count)
             batchBytes += data.count
             batch.append(data)
@@ -176,38 +180,48 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         let encoded = taken.articles.map { ($0.key.string, MemoryIndex.encode($0, seq: taken.seq)) }
         let ids = Self.idBlobs(
             taken.ids, after: options.clock() - options.idRetentionMs, size: options.idBlobBytes)
-        try state.transaction { () throws(StoreError) in
-            for (name, data) in encoded {
-                try Self.writeSnapshot(
-                    name: name, data: data, partBytes: options.snapshotPartBytes,
-                    hadParts: parted.contains(ExactKey(name)),
-                    in: state)
-            }
-            let meta = try state.cached(
-                "INSERT INTO meta (key, value) VALUES (?1, ?2) "
-                    + "ON CONFLICT (key) DO UPDATE SET value = excluded.value")
-            try meta.bind(1, "folded_seq")
-            try meta.bind(2, max(taken.seq, foldedSeq))
-            try meta.run()
-            for (index, blob) in ids.enumerated() {
-                try meta.bind(1, Self.idBlobKey(index))
-                try meta.bind(2, blob: blob)
+        do throws(StoreError) {
+            try state.transaction { () throws(StoreError) in
+                for (name, data) in encoded {
+                    try Self.writeSnapshot(
+                        name: name, data: data, partBytes: options.snapshotPartBytes,
+                        hadParts: parted.contains(ExactKey(name)),
+                        in: state)
+                }
+                let meta = try state.cached(
+                    "INSERT INTO meta (key, value) VALUES (?1, ?2) "
+                        + "ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+                try meta.bind(1, "folded_seq")
+                try meta.bind(2, max(taken.seq, foldedSeq))
                 try meta.run()
+                for (index, blob) in ids.enumerated() {
+                    try meta.bind(1, Self.idBlobKey(index))
+                    try meta.bind(2, blob: blob)
+                    try meta.run()
+                }
+                let spare = try state.cached(
+                    "DELETE FROM meta WHERE key GLOB 'recent_ids.*' AND CAST(substr(key, 12) AS INTEGER) >= ?1"
+                )
+                try spare.bind(1, Int64(ids.count))
+                try spare.run()
+                if legacyRows {
+                    try state.execute("DELETE FROM reader_days")
+                    try state.execute("DELETE FROM event_ids")
+                }
             }
-            let spare = try state.cached(
-                "DELETE FROM meta WHERE key GLOB 'recent_ids.*' AND CAST(substr(key, 12) AS INTEGER) >= ?1")
-            try spare.bind(1, Int64(ids.count))
-            try spare.run()
-            if legacyRows {
-                try state.execute("DELETE FROM reader_days")
-                try state.execute("DELETE FROM event_ids")
+        } catch {
+            // A commit that reported failure may still have written parts: look for spare
+            // ones when these articles are saved next.
+            for (name, data) in encoded where data.count > Self.partSize(options.snapshotPartBytes) {
+                parted.insert(ExactKey(name))
             }
+            throw error
         }
         legacyRows = false
         folded.withLock { $0 = max($0, taken.seq) }
         for article in taken.articles { saved[article.key] = article.version }
         for (name, data) in encoded {
-            if data.count > options.snapshotPartBytes {
+            if data.count > Self.partSize(options.snapshotPartBytes) {
                 parted.insert(ExactKey(name))
             } else {
                 parted.remove(ExactKey(name))
