@@ -1,4 +1,3 @@
-import Foundation
 import Testing
 
 @testable import ProgressStore
@@ -133,12 +132,7 @@ struct DayRecordTests {
     @Test("an earlier release's row with a day out of range is refused with an error")
     func legacyDayOutOfRange() throws {
         let folder = try TemporaryFolder()
-        try FileManager.default.createDirectory(
-            atPath: URL(fileURLWithPath: folder.databasePath).deletingLastPathComponent().path,
-            withIntermediateDirectories: true)
-        let old = try SQLiteConnection(filename: folder.databasePath, busyTimeoutMs: 1_000)
-        try SQLiteSchema.migrate(old, with: Array(SQLiteSchema.migrations.prefix(1)))
-        try old.execute("INSERT INTO articles (id, name) VALUES (1, '/old')")
+        let old = try legacyDatabase(in: folder)
         let start = Int64(DayRecord.days.upperBound + 1) * 86_400_000
         try old.execute(
             "INSERT INTO reader_days VALUES (1, 'r1', \(DayRecord.days.upperBound + 1), 0.5, 0.5, 1, 1, 0, \(start), \(start))"

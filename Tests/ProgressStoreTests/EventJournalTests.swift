@@ -220,12 +220,7 @@ struct CheckpointTests {
     @Test("a database of the earlier release (reader_days) is read once and saved by a checkpoint")
     func legacyTables() async throws {
         let folder = try TemporaryFolder()
-        try FileManager.default.createDirectory(
-            atPath: URL(fileURLWithPath: folder.databasePath).deletingLastPathComponent().path,
-            withIntermediateDirectories: true)
-        let old = try SQLiteConnection(filename: folder.databasePath, busyTimeoutMs: 1_000)
-        try SQLiteSchema.migrate(old, with: Array(SQLiteSchema.migrations.prefix(1)))
-        try old.execute("INSERT INTO articles (id, name) VALUES (1, '/old')")
+        let old = try legacyDatabase(in: folder)
         try old.execute(
             """
             INSERT INTO reader_days VALUES (1, 'r1', 0, 0.5, 0.75, 1, 3, 900, 1000, 5000),
