@@ -127,45 +127,6 @@ struct SQLiteStoreDurabilityTests {
         #expect(again == AppendResult(counted: 1, duplicates: 2))
     }
 
-    @Test("a checkpoint saves ids in blobs of bounded size: all come back, and blobs left over go")
-    func idBlobs() async throws {
-        let folder = try TemporaryFolder()
-        let clock = TestClock(0)
-        let options = SQLiteStore.Options(pruneIntervalMs: 0, idBlobBytes: 64, clock: clock.read)
-        let store = try SQLiteStore(path: folder.databasePath, options: options)
-        let blobs = { () throws -> Int in
-            let connection = try independentConnection(folder.databasePath)
-            defer { connection.close() }
-            return Int(try connection.integer("SELECT count(*) FROM meta WHERE key GLOB 'recent_ids*'"))
-        }
-        _ = try await store.append((0..<100).map { event(id: "old-\($0)") })
-        clock.advance(byMs: dayMs / 2)
-        _ = try await store.append((0..<5).map { event(id: "young-\($0)") })
-        try store.checkpointNow()
-        #expect(try blobs() > 10)
-        clock.advance(byMs: dayMs / 2)  // the "old" ids expire
-        _ = try await store.append([event(id: "now")])
-        try store.checkpointNow()
-        #expect(try blobs() < 5)
-        store.close()
-
-        let reopened = try SQLiteStore(path: folder.databasePath, options: options)
-        defer { reopened.close() }
-        let again = try await reopened.append([event(id: "old-7"), event(id: "young-3"), event(id: "now")])
-        #expect(again == AppendResult(counted: 1, duplicates: 2))
-
-        // Many blobs come back whole, too.
-        _ = try await reopened.append((0..<60).map { event(id: "more-\($0)") })
-        try reopened.checkpointNow()
-        #expect(try blobs() > 10)
-        reopened.close()
-        let third = try SQLiteStore(path: folder.databasePath, options: options)
-        defer { third.close() }
-        let repeats = try await third.append(
-            (0..<60).map { event(id: "more-\($0)") } + [event(id: "young-1")])
-        #expect(repeats == AppendResult(counted: 0, duplicates: 61))
-    }
-
     @Test("an article larger than one blob is saved in parts, comes back whole; a lost part stops start-up")
     func snapshotParts() async throws {
         let folder = try TemporaryFolder()

@@ -1,37 +1,25 @@
-/// How a checkpoint lays out what it saves in rows: event ids in blobs of bounded size, and an
-/// article too large for one blob in parts. SQLite takes no blob over 10⁹ bytes (and binding one
-/// over 2³¹ would not even be tried): an article of some 13 million readers, or a day of ids at a
-/// few hundred events a second, is more than that.
+/// How a checkpoint lays out what it saves in rows: event ids a row each, added and deleted as
+/// they come and go, and an article too large for one blob in parts (SQLite takes no blob over
+/// 10⁹ bytes: an article of some 13 million readers is more than that).
 extension SQLiteCheckpointer {
-    /// The ids younger than `horizon`, in blobs of a little over `size` bytes at most: each a
-    /// count, then each id and when it was seen. There is always at least one blob.
-    static func idBlobs(_ ids: RecentIDs, after horizon: Int64, size: Int) -> [[UInt8]] {
-        var blobs: [[UInt8]] = []
-        var entries = CheckpointWriter()
-        var count = 0
-        func close() {
-            var blob = CheckpointWriter()
-            blob.integer(UInt64(count))
-            blob.bytes.append(contentsOf: entries.bytes)
-            blobs.append(blob.bytes)
-            entries = CheckpointWriter()
-            count = 0
+    /// Adds `ids` (acknowledged since the last checkpoint) to `recent_ids` and deletes the ids
+    /// seen at or before `horizon`: work in proportion to what came and went, not to what is
+    /// held (one blob of every id, rewritten by each checkpoint, was a gigabyte a day at a
+    /// hundred events a second). Callers hold a transaction.
+    static func saveIDs(
+        _ ids: [(key: ExactKey, seenMs: Int64)], forgettingThrough horizon: Int64, in state: SQLiteConnection
+    ) throws(StoreError) {
+        let upsert = try state.cached(
+            "INSERT INTO recent_ids (key, seen_ms) VALUES (?1, ?2) "
+                + "ON CONFLICT (key) DO UPDATE SET seen_ms = max(seen_ms, excluded.seen_ms)")
+        for (key, seenMs) in ids {
+            try upsert.bind(1, key.string)
+            try upsert.bind(2, seenMs)
+            try upsert.run()
         }
-        ids.forEachID { key, seenMs in
-            guard seenMs > horizon else { return }
-            entries.string(key.string)
-            entries.integer(UInt64(bitPattern: seenMs))
-            count += 1
-            if entries.bytes.count >= size { close() }
-        }
-        if count > 0 || blobs.isEmpty { close() }
-        return blobs
-    }
-
-    /// `recent_ids` for the first blob (as releases before the split wrote it), then
-    /// `recent_ids.1`, `recent_ids.2`…
-    static func idBlobKey(_ index: Int) -> String {
-        index == 0 ? "recent_ids" : "recent_ids.\(index)"
+        let expired = try state.cached("DELETE FROM recent_ids WHERE seen_ms <= ?1")
+        try expired.bind(1, horizon)
+        try expired.run()
     }
 
     /// Writes `data` as article `name`'s snapshot: whole in `snapshots` when it fits in

@@ -1,12 +1,12 @@
 import Foundation
 
 /// What a checkpoint saves, taken at one instant under the writer's lock: the journal's last
-/// seq, the articles changed since the last checkpoint (copy-on-write snapshots), and the ids
-/// still inside the deduplication window.
+/// seq, the articles changed since the last checkpoint (copy-on-write snapshots), and the
+/// deduplication ids acknowledged since the last capture.
 struct CheckpointCapture: @unchecked Sendable {
     var seq: Int64
     var articles: [CapturedArticle]
-    var ids: RecentIDs
+    var newIDs: [(key: ExactKey, seenMs: Int64)]
 }
 
 /// Saves the in-memory index into the SQLite database, in the background, so that the journal
@@ -41,6 +41,10 @@ final class SQLiteCheckpointer: @unchecked Sendable {
     private var lastSnapshotBytes: Int64 = 0
     /// Articles whose snapshot is in parts (see ``writeSnapshot(name:data:partBytes:hadParts:in:)``).
     private var parted: Set<ExactKey> = []
+    /// Ids captured for checkpoints that failed, to save with the next.
+    private var pendingIDs: [(key: ExactKey, seenMs: Int64)] = []
+    /// Whether `meta` still holds ids as blobs (as releases before `recent_ids` rows kept them).
+    private var idBlobsInMeta = false
     private var lastCheckpointMs: Int64
     /// Rows of the tables of earlier releases (`reader_days`, `event_ids`) to delete with the
     /// first checkpoint, which holds what they held.
@@ -110,10 +114,15 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         try restoreBatch()
         lastSnapshotBytes = bytes
         var ids: [ExactKey: Int64] = [:]
+        let rowsOfIDs = try state.cached("SELECT key, seen_ms FROM recent_ids WHERE seen_ms > ?1")
+        defer { rowsOfIDs.reset() }
+        try rowsOfIDs.bind(1, sinceMs)
+        while try rowsOfIDs.step() { ids[ExactKey(rowsOfIDs.string(0))] = rowsOfIDs.int64(1) }
         let saved = try state.cached(
             "SELECT value FROM meta WHERE key = 'recent_ids' OR key GLOB 'recent_ids.*'")
         defer { saved.reset() }
         while try saved.step() {
+            idBlobsInMeta = true
             var reader = CheckpointReader(bytes: Array(saved.blob(0)))
             for _ in 0..<(try reader.count()) {
                 let key = try reader.string()
@@ -163,7 +172,10 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         checkpointLock.lock()
         defer { checkpointLock.unlock() }
         let taken = capture(saved)
-        guard taken.seq > foldedSeq || !taken.articles.isEmpty || legacyRows else { return }
+        guard taken.seq > foldedSeq || !taken.articles.isEmpty || legacyRows else {
+            pendingIDs += taken.newIDs
+            return
+        }
         try save(taken)
     }
 
@@ -178,8 +190,8 @@ final class SQLiteCheckpointer: @unchecked Sendable {
     private func save(_ taken: CheckpointCapture) throws(StoreError) {
         // Encoding reads the snapshots, which nothing else touches: no lock is held meanwhile.
         let encoded = taken.articles.map { ($0.key.string, MemoryIndex.encode($0, seq: taken.seq)) }
-        let ids = Self.idBlobs(
-            taken.ids, after: options.clock() - options.idRetentionMs, size: options.idBlobBytes)
+        let horizon = options.clock() - options.idRetentionMs
+        let ids = (pendingIDs + taken.newIDs).filter { $0.seenMs > horizon }
         do throws(StoreError) {
             try state.transaction { () throws(StoreError) in
                 for (name, data) in encoded {
@@ -194,22 +206,17 @@ final class SQLiteCheckpointer: @unchecked Sendable {
                 try meta.bind(1, "folded_seq")
                 try meta.bind(2, max(taken.seq, foldedSeq))
                 try meta.run()
-                for (index, blob) in ids.enumerated() {
-                    try meta.bind(1, Self.idBlobKey(index))
-                    try meta.bind(2, blob: blob)
-                    try meta.run()
+                try Self.saveIDs(ids, forgettingThrough: horizon, in: state)
+                if idBlobsInMeta {
+                    try state.execute("DELETE FROM meta WHERE key = 'recent_ids' OR key GLOB 'recent_ids.*'")
                 }
-                let spare = try state.cached(
-                    "DELETE FROM meta WHERE key GLOB 'recent_ids.*' AND CAST(substr(key, 12) AS INTEGER) >= ?1"
-                )
-                try spare.bind(1, Int64(ids.count))
-                try spare.run()
                 if legacyRows {
                     try state.execute("DELETE FROM reader_days")
                     try state.execute("DELETE FROM event_ids")
                 }
             }
         } catch {
+            pendingIDs = ids
             // A commit that reported failure may still have written parts: look for spare
             // ones when these articles are saved next.
             for (name, data) in encoded where data.count > Self.partSize(options.snapshotPartBytes) {
@@ -218,6 +225,8 @@ final class SQLiteCheckpointer: @unchecked Sendable {
             throw error
         }
         legacyRows = false
+        idBlobsInMeta = false
+        pendingIDs = []
         folded.withLock { $0 = max($0, taken.seq) }
         for article in taken.articles { saved[article.key] = article.version }
         for (name, data) in encoded {

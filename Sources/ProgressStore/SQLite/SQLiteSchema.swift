@@ -36,8 +36,8 @@ enum SQLiteSchema {
         """,
         // Version 2: the in-memory index is saved whole, an article per row, by checkpoints;
         // reader_days and event_ids are read once (a database of version 1) and emptied by the
-        // first checkpoint. The ids of the last 24 hours are in meta ('recent_ids', then
-        // 'recent_ids.1'… when there are many).
+        // first checkpoint. The ids of the last 24 hours are in meta ('recent_ids', and in
+        // releases that split them, 'recent_ids.1'…) until version 4.
         """
         CREATE TABLE snapshots (
             name TEXT PRIMARY KEY,
@@ -53,6 +53,15 @@ enum SQLiteSchema {
             data BLOB NOT NULL,
             PRIMARY KEY (name, part)
         ) WITHOUT ROWID;
+        """,
+        // Version 4: the ids of the last 24 hours a row each, added and deleted by checkpoints
+        // (before, every checkpoint rewrote all of them as blobs in meta, read once more here).
+        """
+        CREATE TABLE recent_ids (
+            key TEXT PRIMARY KEY,
+            seen_ms INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        CREATE INDEX recent_ids_by_seen ON recent_ids (seen_ms);
         """,
     ]
 

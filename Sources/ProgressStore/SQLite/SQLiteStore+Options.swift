@@ -19,10 +19,6 @@ extension SQLiteStore {
         /// How long after a checkpoint the next one comes when anything changed, however little
         /// (checkpoints also come whenever the journal has grown as large as the saved articles).
         public var checkpointIntervalMs: Int64
-        /// The most bytes of event ids a checkpoint puts in one blob before it starts the next
-        /// (SQLite takes no blob over 10⁹ bytes, and a day of ids at a few hundred events a
-        /// second makes that many).
-        public var idBlobBytes: Int
         /// The largest blob an article's snapshot takes before it is saved in parts.
         public var snapshotPartBytes: Int
         /// The wall clock in ms since the epoch, against which event ids age. Tests move it.
@@ -31,8 +27,7 @@ extension SQLiteStore {
         public init(
             journalCapacityBytes: Int64? = nil, busyTimeoutMs: Int32 = 5_000,
             idRetentionMs: Int64 = 86_400_000, pruneIntervalMs: Int64 = 60_000, fsyncEachCommit: Bool = false,
-            checkpointIntervalMs: Int64 = 30_000, idBlobBytes: Int = 16 << 20,
-            snapshotPartBytes: Int = 512 << 20,
+            checkpointIntervalMs: Int64 = 30_000, snapshotPartBytes: Int = 512 << 20,
             clock: @escaping @Sendable () -> Int64 = Options.wallClockMs
         ) {
             self.journalCapacityBytes = journalCapacityBytes
@@ -41,7 +36,6 @@ extension SQLiteStore {
             self.pruneIntervalMs = pruneIntervalMs
             self.fsyncEachCommit = fsyncEachCommit
             self.checkpointIntervalMs = checkpointIntervalMs
-            self.idBlobBytes = idBlobBytes
             self.snapshotPartBytes = snapshotPartBytes
             self.clock = clock
         }

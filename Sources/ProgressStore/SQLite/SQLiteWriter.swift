@@ -25,6 +25,8 @@ final class SQLiteWriter: @unchecked Sendable {
     /// so that forgetting expired ones starts at the front and stops at the first young one.
     private var recentOrder: [(key: ExactKey, seenMs: Int64)]
     private var recentStart = 0
+    /// Where in `recentOrder` the ids no checkpoint capture has taken yet begin.
+    private var uncaptured = 0
     private var lastPruneMs: Int64
     private var claimed: [ExactKey: Int64] = [:]
     /// Set when a write failed for lack of space: until the file system has
@@ -110,15 +112,18 @@ final class SQLiteWriter: @unchecked Sendable {
     }
 
     /// What a checkpoint saves, at one instant between two appends: the journal's last seq, the
-    /// articles whose version differs from `saved` and the ids. The journal moves to a new
+    /// articles whose version differs from `saved` and the ids acknowledged since the last
+    /// capture (at the first, every id held). The journal moves to a new
     /// segment, so that the checkpoint can remove the ones before (unless an earlier one is
     /// still there: see ``EventJournal/rotate()``).
     func capture(changedSince saved: [ExactKey: UInt64]) -> CheckpointCapture {
         lock.withLock {
             try? journal.rotate()
+            let newIDs = Array(recentOrder[max(uncaptured, recentStart)...])
+            uncaptured = recentOrder.count
             return CheckpointCapture(
                 seq: journal.upcomingSeq - 1, articles: index.captureArticles(changedSince: saved),
-                ids: recentIDs)
+                newIDs: newIDs)
         }
     }
 
@@ -197,6 +202,7 @@ final class SQLiteWriter: @unchecked Sendable {
         }
         if recentStart > 4096 && recentStart * 2 > recentOrder.count {
             recentOrder.removeFirst(recentStart)
+            uncaptured = max(0, uncaptured - recentStart)
             recentStart = 0
         }
     }
