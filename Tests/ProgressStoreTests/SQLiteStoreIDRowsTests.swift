@@ -37,6 +37,21 @@ struct SQLiteStoreIDRowsTests {
         #expect(again == AppendResult(counted: 1, duplicates: 2))
     }
 
+    @Test("ids replayed from the journal at start-up are saved by the next checkpoint")
+    func replayedIDs() async throws {
+        let folder = try TemporaryFolder()
+        let store = try SQLiteStore(path: folder.databasePath)
+        _ = try await store.append([event(id: "before-the-kill")])
+        store.abandon()  // as kill -9 does: no checkpoint, the id only in the journal
+        let reopened = try SQLiteStore(path: folder.databasePath)
+        defer { reopened.close() }
+        _ = try await reopened.append([event()])
+        try reopened.checkpointNow()
+        let check = try SQLiteConnection(filename: folder.databasePath, busyTimeoutMs: 1_000)
+        defer { check.close() }
+        #expect(try check.integer("SELECT count(*) FROM recent_ids") == 1)
+    }
+
     @Test("the ids of a checkpoint that failed are saved by the next")
     func idsAfterFailedCheckpoint() async throws {
         let folder = try TemporaryFolder()

@@ -122,12 +122,15 @@ final class SQLiteCheckpointer: @unchecked Sendable {
             "SELECT value FROM meta WHERE key = 'recent_ids' OR key GLOB 'recent_ids.*'")
         defer { saved.reset() }
         while try saved.step() {
+            // Rows come with the next checkpoint, which deletes the blobs.
             idBlobsInMeta = true
             var reader = CheckpointReader(bytes: Array(saved.blob(0)))
             for _ in 0..<(try reader.count()) {
                 let key = try reader.string()
                 let seenMs = Int64(bitPattern: try reader.integer())
-                if seenMs > sinceMs { ids[ExactKey(key)] = seenMs }
+                guard seenMs > sinceMs else { continue }
+                ids[ExactKey(key)] = max(ids[ExactKey(key)] ?? .min, seenMs)
+                pendingIDs.append((ExactKey(key), seenMs))
             }
         }
         return ids
@@ -164,6 +167,11 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         thread = nil
         if saving { try? checkpointNow() }
         state.close()
+    }
+
+    /// Has the next checkpoint save `ids` too (ids start-up found outside `recent_ids`).
+    func saveWithNext(_ ids: [(key: ExactKey, seenMs: Int64)]) {
+        checkpointLock.withLock { pendingIDs += ids }
     }
 
     /// Takes a checkpoint now if anything changed since the last one.

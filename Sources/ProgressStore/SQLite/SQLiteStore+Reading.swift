@@ -115,12 +115,15 @@ extension SQLiteStore {
     /// acknowledged.
     static func replay(
         _ journal: EventJournal, after foldedSeq: Int64, into index: MemoryIndex,
-        recentIDs: inout [ExactKey: Int64]
+        recentIDs: inout [ExactKey: Int64], replayed: inout [(key: ExactKey, seenMs: Int64)]
     ) throws(StoreError) {
         var ids = recentIDs
         try journal.entries(after: foldedSeq) { entry throws(StoreError) in
             let events = try EventLogCodec.decode(entry.payload)
-            for key in events.lazy.compactMap(\.deduplicationKey) { ids[ExactKey(key)] = entry.committedMs }
+            for key in events.lazy.compactMap(\.deduplicationKey) {
+                ids[ExactKey(key)] = entry.committedMs
+                replayed.append((ExactKey(key), entry.committedMs))
+            }
             index.apply(events)
         }
         recentIDs = ids

@@ -106,7 +106,12 @@ public final class SQLiteStore: ProgressStore {
                     + "Restore the database and its -journal.* files from the same moment, or move the "
                     + "journal files aside to start from the database alone")
         }
-        try Self.replay(journal, after: checkpointer.foldedSeq, into: index, recentIDs: &recentIDs)
+        // The ids the journal adds are in no checkpoint yet: the next one saves them (the writer
+        // hands it only the ids that come after).
+        var replayed: [(key: ExactKey, seenMs: Int64)] = []
+        try Self.replay(
+            journal, after: checkpointer.foldedSeq, into: index, recentIDs: &recentIDs, replayed: &replayed)
+        checkpointer.saveWithNext(replayed)
 
         self.journal = journal
         self.checkpointer = checkpointer

@@ -52,6 +52,8 @@ final class SQLiteWriter: @unchecked Sendable {
         self.index = index
         self.recentIDs = RecentIDs(recentIDs)
         self.recentOrder = recentIDs.map { ($0.key, $0.value) }.sorted { $0.seenMs < $1.seenMs }
+        // Saved already, or handed to the checkpointer by start-up.
+        self.uncaptured = recentOrder.count
         self.lastPruneMs = options.clock()
         if options.fsyncEachCommit {
             syncer = GroupCommitQueue(
