@@ -31,27 +31,8 @@ extension MemoryIndex {
     }
 }
 
-/// Little-endian varints and length-prefixed strings, for checkpoints.
-struct CheckpointWriter {
-    var bytes: [UInt8] = []
-
-    mutating func byte(_ value: UInt8) { bytes.append(value) }
-
-    mutating func integer(_ value: UInt64) {
-        var value = value
-        while value >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
-        }
-        bytes.append(UInt8(value))
-    }
-
-    mutating func string(_ value: String) {
-        integer(UInt64(value.utf8.count))
-        bytes.append(contentsOf: value.utf8)
-    }
-}
-
+/// Reads the little-endian varints and length-prefixed strings of the id blobs in `meta` that
+/// releases before `recent_ids` rows wrote.
 struct CheckpointReader {
     let bytes: [UInt8]
     var offset = 0

@@ -20,7 +20,7 @@ final class SQLiteWriter: @unchecked Sendable {
     // Guarded by `lock`, like everything below.
     private var isClosed = false
     /// Deduplication key → when it was acknowledged, for ids younger than the retention window.
-    private var recentIDs: RecentIDs
+    private var recentIDs: [ExactKey: Int64]
     /// The same ids in the order they were acknowledged — which is the order of their times —
     /// so that forgetting expired ones starts at the front and stops at the first young one.
     private var recentOrder: [(key: ExactKey, seenMs: Int64)]
@@ -50,7 +50,7 @@ final class SQLiteWriter: @unchecked Sendable {
         self.options = options
         self.writable = writable
         self.index = index
-        self.recentIDs = RecentIDs(recentIDs)
+        self.recentIDs = recentIDs
         self.recentOrder = recentIDs.map { ($0.key, $0.value) }.sorted { $0.seenMs < $1.seenMs }
         // Saved already, or handed to the checkpointer by start-up.
         self.uncaptured = recentOrder.count
