@@ -200,6 +200,9 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         let encoded = taken.articles.map { ($0.key.string, MemoryIndex.encode($0, seq: taken.seq)) }
         let horizon = options.clock() - options.idRetentionMs
         let ids = (pendingIDs + taken.newIDs).filter { $0.seenMs > horizon }
+        // The articles this save puts in parts.
+        let partSize = Self.partSize(options.snapshotPartBytes)
+        let split = Set(encoded.filter { $0.1.count > partSize }.map { ExactKey($0.0) })
         do throws(StoreError) {
             try state.transaction { () throws(StoreError) in
                 for (name, data) in encoded {
@@ -227,9 +230,7 @@ final class SQLiteCheckpointer: @unchecked Sendable {
             pendingIDs = ids
             // A commit that reported failure may still have written parts: look for spare
             // ones when these articles are saved next.
-            for (name, data) in encoded where data.count > Self.partSize(options.snapshotPartBytes) {
-                parted.insert(ExactKey(name))
-            }
+            parted.formUnion(split)
             throw error
         }
         legacyRows = false
@@ -237,13 +238,8 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         pendingIDs = []
         folded.withLock { $0 = max($0, taken.seq) }
         for article in taken.articles { saved[article.key] = article.version }
-        for (name, data) in encoded {
-            if data.count > Self.partSize(options.snapshotPartBytes) {
-                parted.insert(ExactKey(name))
-            } else {
-                parted.remove(ExactKey(name))
-            }
-        }
+        for (name, _) in encoded { parted.remove(ExactKey(name)) }
+        parted.formUnion(split)
         let sizes = try? state.integer(
             "SELECT (SELECT coalesce(sum(length(data)), 0) FROM snapshots) "
                 + "+ (SELECT coalesce(sum(length(data)), 0) FROM snapshot_parts)")

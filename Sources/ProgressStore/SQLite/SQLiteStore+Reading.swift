@@ -112,20 +112,18 @@ extension SQLiteStore {
     }
 
     /// Applies the journal entries after the last checkpoint, in order, as they were
-    /// acknowledged.
-    static func replay(
-        _ journal: EventJournal, after foldedSeq: Int64, into index: MemoryIndex,
-        recentIDs: inout [ExactKey: Int64], replayed: inout [(key: ExactKey, seenMs: Int64)]
-    ) throws(StoreError) {
-        var ids = recentIDs
+    /// acknowledged; returns their ids with when each was acknowledged, in that order.
+    static func replay(_ journal: EventJournal, after foldedSeq: Int64, into index: MemoryIndex)
+        throws(StoreError) -> [(key: ExactKey, seenMs: Int64)]
+    {
+        var ids: [(key: ExactKey, seenMs: Int64)] = []
         try journal.entries(after: foldedSeq) { entry throws(StoreError) in
             let events = try EventLogCodec.decode(entry.payload)
             for key in events.lazy.compactMap(\.deduplicationKey) {
-                ids[ExactKey(key)] = entry.committedMs
-                replayed.append((ExactKey(key), entry.committedMs))
+                ids.append((ExactKey(key), entry.committedMs))
             }
             index.apply(events)
         }
-        recentIDs = ids
+        return ids
     }
 }

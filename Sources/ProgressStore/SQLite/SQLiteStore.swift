@@ -108,9 +108,8 @@ public final class SQLiteStore: ProgressStore {
         }
         // The ids the journal adds are in no checkpoint yet: the next one saves them (the writer
         // hands it only the ids that come after).
-        var replayed: [(key: ExactKey, seenMs: Int64)] = []
-        try Self.replay(
-            journal, after: checkpointer.foldedSeq, into: index, recentIDs: &recentIDs, replayed: &replayed)
+        let replayed = try Self.replay(journal, after: checkpointer.foldedSeq, into: index)
+        for (key, seenMs) in replayed { recentIDs[key] = seenMs }
         checkpointer.saveWithNext(replayed)
 
         self.journal = journal
