@@ -133,11 +133,7 @@ struct SQLiteStoreDurabilityTests {
         // Equal as Swift strings, two articles by their bytes: only the first is saved in parts.
         let (big, small) = ("/\u{e9}", "/e\u{301}")
         var options = SQLiteStore.Options(snapshotPartBytes: 1_000)
-        let parts = { () throws -> Int in
-            let connection = try independentConnection(folder.databasePath)
-            defer { connection.close() }
-            return Int(try connection.integer("SELECT count(*) FROM snapshot_parts"))
-        }
+        let parts = { () throws -> Int in try rowCount("snapshot_parts", in: folder) }
         let store = try SQLiteStore(path: folder.databasePath, options: options)
         _ = try await store.append((0..<300).map { event(big, "reader-\($0)", at: Int64($0)) })
         _ = try await store.append([event(small, "r")])

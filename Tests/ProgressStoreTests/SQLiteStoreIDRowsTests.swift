@@ -7,14 +7,6 @@ import Testing
 /// are acknowledged and deleted as they expire.
 @Suite("SQLiteStore keeps event ids as rows")
 struct SQLiteStoreIDRowsTests {
-    /// The rows of `table` (and what follows it in the query) in `folder`'s database, counted
-    /// through a connection of its own.
-    private func count(_ table: String, in folder: TemporaryFolder) throws -> Int {
-        let connection = try SQLiteConnection(filename: folder.databasePath, busyTimeoutMs: 1_000)
-        defer { connection.close() }
-        return Int(try connection.integer("SELECT count(*) FROM \(table)"))
-    }
-
     @Test("a checkpoint adds the ids acknowledged since the last one and deletes expired ones")
     func idRows() async throws {
         let folder = try TemporaryFolder()
@@ -23,15 +15,15 @@ struct SQLiteStoreIDRowsTests {
         let store = try SQLiteStore(path: folder.databasePath, options: options)
         _ = try await store.append((0..<100).map { event(id: "old-\($0)") })
         try store.checkpointNow()
-        #expect(try count("recent_ids", in: folder) == 100)
+        #expect(try rowCount("recent_ids", in: folder) == 100)
         clock.advance(byMs: dayMs / 2)
         _ = try await store.append((0..<5).map { event(id: "young-\($0)") })
         try store.checkpointNow()
-        #expect(try count("recent_ids", in: folder) == 105)
+        #expect(try rowCount("recent_ids", in: folder) == 105)
         clock.advance(byMs: dayMs / 2)  // the "old" ids expire
         _ = try await store.append([event(id: "now")])
         try store.checkpointNow()
-        #expect(try count("recent_ids", in: folder) == 6)
+        #expect(try rowCount("recent_ids", in: folder) == 6)
         store.close()
 
         let reopened = try SQLiteStore(path: folder.databasePath, options: options)
@@ -50,7 +42,7 @@ struct SQLiteStoreIDRowsTests {
         defer { reopened.close() }
         _ = try await reopened.append([event()])
         try reopened.checkpointNow()
-        #expect(try count("recent_ids", in: folder) == 1)
+        #expect(try rowCount("recent_ids", in: folder) == 1)
     }
 
     @Test("the ids of a checkpoint that failed are saved by the next")
@@ -66,7 +58,7 @@ struct SQLiteStoreIDRowsTests {
         blocker.close()
         _ = try await store.append([event(id: "second")])
         try store.checkpointNow()
-        #expect(try count("recent_ids", in: folder) == 2)
+        #expect(try rowCount("recent_ids", in: folder) == 2)
     }
 
     @Test("once the writer drops a long run of expired ids, the ids after them are still saved")
@@ -81,7 +73,7 @@ struct SQLiteStoreIDRowsTests {
         clock.advance(byMs: dayMs + 1)
         _ = try await store.append([event(id: "late")])
         try store.checkpointNow()
-        #expect(try count("recent_ids", in: folder) == 1)
+        #expect(try rowCount("recent_ids", in: folder) == 1)
     }
 
     @Test("ids an earlier release kept as a blob in meta count, and become rows")
@@ -106,8 +98,8 @@ struct SQLiteStoreIDRowsTests {
         // A repeat writes nothing; the next checkpoint comes with the next event.
         _ = try await store.append([event()])
         try store.checkpointNow()
-        #expect(try count("meta WHERE key GLOB 'recent_ids*'", in: folder) == 0)
-        #expect(try count("recent_ids", in: folder) == 1)
+        #expect(try rowCount("meta WHERE key GLOB 'recent_ids*'", in: folder) == 0)
+        #expect(try rowCount("recent_ids", in: folder) == 1)
     }
 }
 
