@@ -31,6 +31,27 @@ struct SQLiteStoreIdempotencyTests {
         #expect(reader.maxProgress == 0.5)
     }
 
+    @Test("a write that fails gives back the ids it claimed, also one whose window had passed")
+    func failedWriteGivesIDsBack() async throws {
+        let clock = TestClock(1_000 * dayMs)
+        let store = try SQLiteStore(path: ":memory:", options: .init(clock: clock.read))
+        defer { store.close() }
+        _ = try await store.append([event(id: "old")])
+        clock.advance(byMs: dayMs)
+        store.setJournalCapacity(0)
+        await #expect(throws: StoreError.self) {
+            try await store.append([event(id: "old"), event(id: "new")])
+        }
+        store.setJournalCapacity(nil)
+        #expect(
+            try await store.append([event(id: "old"), event(id: "new")])
+                == AppendResult(counted: 2, duplicates: 0))
+        #expect(
+            try await store.append([event(id: "old"), event(id: "new")])
+                == AppendResult(counted: 0, duplicates: 2))
+        #expect(try store.reader("r1", of: "/a")?.events == 3)
+    }
+
     @Test("ids survive a restart")
     func acrossRestart() async throws {
         let folder = try TemporaryFolder()

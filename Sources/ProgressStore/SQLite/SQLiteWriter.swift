@@ -19,16 +19,18 @@ final class SQLiteWriter: @unchecked Sendable {
     private let syncer: GroupCommitQueue<SyncRequest>?
     // Guarded by `lock`, like everything below.
     private var isClosed = false
-    /// Deduplication key → when it was acknowledged, for ids younger than the retention window.
-    private var recentIDs: [ExactKey: Int64]
+    /// The ids acknowledged within the retention window, by digest, with when.
+    private var recentIDs = RecentIDTable()
     /// The same ids in the order they were acknowledged — which is the order of their times —
     /// so that forgetting expired ones starts at the front and stops at the first young one.
-    private var recentOrder: [(key: ExactKey, seenMs: Int64)]
+    private var recentOrder: [(digest: IDDigest, seenMs: Int64)]
     private var recentStart = 0
-    /// Where in `recentOrder` the ids no checkpoint capture has taken yet begin.
-    private var uncaptured = 0
+    /// The keys of the ids acknowledged since the last checkpoint capture, which saves them.
+    private var uncapturedIDs: [(key: ExactKey, seenMs: Int64)] = []
     private var lastPruneMs: Int64
-    private var claimed: [ExactKey: Int64] = [:]
+    /// The ids the current append has claimed, with the time each replaced (if any), so that a
+    /// failed write can give them back.
+    private var claimed: [(digest: IDDigest, replaced: Int64?, key: ExactKey)] = []
     /// Set when a write failed for lack of space: until the file system has
     /// ``minimumFreeBytes`` free again, appends are refused without trying. A write that no
     /// longer fits can leave room for a smaller one, and a store that took every small event
@@ -50,10 +52,9 @@ final class SQLiteWriter: @unchecked Sendable {
         self.options = options
         self.writable = writable
         self.index = index
-        self.recentIDs = recentIDs
-        self.recentOrder = recentIDs.map { ($0.key, $0.value) }.sorted { $0.seenMs < $1.seenMs }
-        // Saved already, or handed to the checkpointer by start-up.
-        self.uncaptured = recentOrder.count
+        // Saved already, or handed to the checkpointer by start-up: none is uncaptured.
+        self.recentOrder = recentIDs.map { (IDDigest(of: $0.key), $0.value) }.sorted { $0.seenMs < $1.seenMs }
+        for (digest, seenMs) in recentOrder { self.recentIDs.updateValue(seenMs, for: digest) }
         self.lastPruneMs = options.clock()
         if options.fsyncEachCommit {
             syncer = GroupCommitQueue(
@@ -122,8 +123,8 @@ final class SQLiteWriter: @unchecked Sendable {
     func capture(changedSince saved: [ExactKey: UInt64]) -> CheckpointCapture {
         lock.withLock {
             try? journal.rotate()
-            let newIDs = Array(recentOrder[max(uncaptured, recentStart)...])
-            uncaptured = recentOrder.count
+            let newIDs = uncapturedIDs
+            uncapturedIDs = []
             return CheckpointCapture(
                 seq: journal.upcomingSeq - 1, articles: index.captureArticles(changedSince: saved),
                 newIDs: newIDs)
@@ -145,12 +146,17 @@ final class SQLiteWriter: @unchecked Sendable {
         if events.contains(where: { $0.eventID != nil }) {
             counted.removeAll(keepingCapacity: true)
             for event in events {
-                if let key = event.deduplicationKey.map(ExactKey.init) {
-                    if let seen = claimed[key] ?? recentIDs[key], seen > now - options.idRetentionMs {
-                        result.duplicates += 1
-                        continue
-                    }
-                    claimed[key] = now
+                let isRepeat = event.withDeduplicationKey { key -> Bool in
+                    let digest = IDDigest(of: key)
+                    // A repeat within this append finds the claim of its first.
+                    if let seen = recentIDs[digest], seen > now - options.idRetentionMs { return true }
+                    let replaced = recentIDs.updateValue(now, for: digest)
+                    claimed.append((digest, replaced, ExactKey(String(decoding: key, as: UTF8.self))))
+                    return false
+                }
+                if isRepeat == true {
+                    result.duplicates += 1
+                    continue
                 }
                 counted.append(event)
             }
@@ -163,15 +169,21 @@ final class SQLiteWriter: @unchecked Sendable {
         } catch {
             if error.code == ENOSPC || error.code == EDQUOT { waitingForRoom = true }
             writable.set(false)
+            // Nothing counted: the claims go back (last first, though no id is claimed twice).
+            for claim in claimed.reversed() {
+                if let replaced = claim.replaced {
+                    recentIDs.updateValue(replaced, for: claim.digest)
+                } else {
+                    recentIDs.remove(claim.digest)
+                }
+            }
             return .failure(error)
         }
         waitingForRoom = false
         writable.ensure(true)
-        if !claimed.isEmpty {
-            for (key, seenMs) in claimed {
-                recentIDs[key] = seenMs
-                recentOrder.append((key, seenMs))
-            }
+        for claim in claimed {
+            recentOrder.append((claim.digest, now))
+            uncapturedIDs.append((claim.key, now))
         }
         // Under `lock`, so that the index never lacks an entry the journal has before it (a
         // snapshot of both agrees), and so that a read after this returns sees the events.
@@ -198,15 +210,20 @@ final class SQLiteWriter: @unchecked Sendable {
     private func forgetExpiredIDs(now: Int64) {
         let horizon = now - options.idRetentionMs
         while recentStart < recentOrder.count, recentOrder[recentStart].seenMs <= horizon {
-            let (key, seenMs) = recentOrder[recentStart]
-            // A key acknowledged again later has a newer entry further on: keep it.
-            if recentIDs[key] == seenMs { recentIDs[key] = nil }
+            let (digest, seenMs) = recentOrder[recentStart]
+            // An id acknowledged again later has a newer entry further on: keep it.
+            if recentIDs[digest] == seenMs { recentIDs.remove(digest) }
             recentStart += 1
         }
         if recentStart > 4096 && recentStart * 2 > recentOrder.count {
             recentOrder.removeFirst(recentStart)
-            uncaptured = max(0, uncaptured - recentStart)
             recentStart = 0
+        }
+        // Only while checkpoints fail do uncaptured ids grow old; a capture would drop them.
+        if let young = uncapturedIDs.firstIndex(where: { $0.seenMs > horizon }) {
+            if young > 0 { uncapturedIDs.removeFirst(young) }
+        } else {
+            uncapturedIDs.removeAll()
         }
     }
 }

@@ -1,0 +1,170 @@
+/// A deduplication key (``EventRecord/deduplicationKey``) reduced to 128 bits: two SipHash-1-3
+/// runs under random per-process keys. Clients choose ids but not these keys, so they cannot
+/// craft two keys with one digest; by chance, two of a billion ids share one with a
+/// probability of about 10⁻²⁰. Only the writer's table holds digests — rows, journal entries
+/// and checkpoints keep the keys themselves, digested again at each start.
+struct IDDigest: Equatable {
+    var low: UInt64
+    var high: UInt64
+
+    private static let keys = {
+        var random = SystemRandomNumberGenerator()
+        return (
+            SipHash13(k0: random.next(), k1: random.next()), SipHash13(k0: random.next(), k1: random.next())
+        )
+    }()
+
+    /// The digest of a key's bytes; never all zeros (the table's empty slot).
+    init(of key: UnsafeBufferPointer<UInt8>) {
+        low = Self.keys.0.hash(key)
+        high = Self.keys.1.hash(key)
+        if low == 0 && high == 0 { low = 1 }
+    }
+
+    init(of key: ExactKey) {
+        self = withUTF8(of: key.string) { IDDigest(of: $0) }
+    }
+}
+
+/// The ids acknowledged within the retention window, by digest, each with the time it was
+/// acknowledged (ms since the epoch). An open-addressing table of 24-byte slots, probed
+/// linearly, at most 70% full: no allocation per id and no reference counting, where a
+/// `Dictionary` of key strings held ~200 bytes an id and spent most of an id-bearing event's
+/// time comparing strings along its probe runs.
+struct RecentIDTable {
+    private struct Slot {
+        var low: UInt64
+        var high: UInt64
+        var seenMs: Int64
+    }
+
+    private var slots: [Slot] = []
+    private(set) var count = 0
+
+    init() {}
+
+    /// Slots held (24 bytes each).
+    var capacity: Int { slots.count }
+
+    /// When `digest` was acknowledged, if it is held.
+    subscript(digest: IDDigest) -> Int64? {
+        guard count > 0 else { return nil }
+        let slot = slots[find(digest)]
+        return slot.low == digest.low && slot.high == digest.high ? slot.seenMs : nil
+    }
+
+    /// Holds `digest` as acknowledged at `seenMs`; returns the time it replaced.
+    @discardableResult
+    mutating func updateValue(_ seenMs: Int64, for digest: IDDigest) -> Int64? {
+        if (count + 1) * 10 > slots.count * 7 { grow() }
+        let index = find(digest)
+        let old = slots[index]
+        slots[index] = Slot(low: digest.low, high: digest.high, seenMs: seenMs)
+        if old.low == digest.low && old.high == digest.high { return old.seenMs }
+        count += 1
+        return nil
+    }
+
+    /// Forgets `digest`.
+    mutating func remove(_ digest: IDDigest) {
+        guard count > 0 else { return }
+        var hole = find(digest)
+        guard slots[hole].low == digest.low && slots[hole].high == digest.high else { return }
+        // Backward-shift deletion (as in ``WideValues``): later members of the probe run move
+        // into the hole, so that no lookup stops early at it and no tombstones pile up.
+        let mask = slots.count - 1
+        var next = (hole + 1) & mask
+        while !Self.isEmpty(slots[next]) {
+            let home = Int(truncatingIfNeeded: slots[next].low) & mask
+            if (next &- home) & mask >= (next &- hole) & mask {
+                slots[hole] = slots[next]
+                hole = next
+            }
+            next = (next + 1) & mask
+        }
+        slots[hole] = Slot(low: 0, high: 0, seenMs: 0)
+        count -= 1
+    }
+
+    private static func isEmpty(_ slot: Slot) -> Bool { slot.low == 0 && slot.high == 0 }
+
+    /// The slot holding `digest`, or the empty one where it would go. The table is never full.
+    private func find(_ digest: IDDigest) -> Int {
+        slots.withUnsafeBufferPointer { slots in
+            let mask = slots.count - 1
+            // The digest is a keyed hash already: its low bits are as good as any.
+            var index = Int(truncatingIfNeeded: digest.low) & mask
+            while true {
+                let slot = slots[index]
+                if slot.low == digest.low && slot.high == digest.high { return index }
+                if slot.low == 0 && slot.high == 0 { return index }
+                index = (index + 1) & mask
+            }
+        }
+    }
+
+    private mutating func grow() {
+        let old = slots
+        slots = Array(repeating: Slot(low: 0, high: 0, seenMs: 0), count: max(64, slots.count * 2))
+        for slot in old where !Self.isEmpty(slot) {
+            slots[find(IDDigest(low: slot.low, high: slot.high))] = slot
+        }
+    }
+}
+
+extension IDDigest {
+    init(low: UInt64, high: UInt64) {
+        self.low = low
+        self.high = high
+    }
+}
+
+extension EventRecord {
+    /// `body` applied to the bytes of ``deduplicationKey``, made on the stack rather than as a
+    /// `String`; `nil` when the event has no id.
+    func withDeduplicationKey<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
+        guard let id = eventID else { return nil }
+        let made = withUTF8(of: article) { article in
+            withUTF8(of: reader) { reader in
+                withUTF8(of: id) { id -> Result? in
+                    // "<count>:<article><count>:<reader><id>", as the String has them.
+                    let capacity = article.count + reader.count + id.count + 2 * 20
+                    guard capacity <= 1024 else { return nil }
+                    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+                        var end = 0
+                        func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+                            guard let base = bytes.baseAddress else { return }
+                            (buffer.baseAddress! + end).initialize(from: base, count: bytes.count)
+                            end += bytes.count
+                        }
+                        func appendCount(_ count: Int) {
+                            var digits = 1
+                            var rest = count
+                            while rest >= 10 {
+                                rest /= 10
+                                digits += 1
+                            }
+                            var value = count
+                            for position in stride(from: end + digits - 1, through: end, by: -1) {
+                                buffer[position] = UInt8(ascii: "0") + UInt8(value % 10)
+                                value /= 10
+                            }
+                            end += digits
+                            buffer[end] = UInt8(ascii: ":")
+                            end += 1
+                        }
+                        appendCount(article.count)
+                        append(article)
+                        appendCount(reader.count)
+                        append(reader)
+                        append(id)
+                        return body(UnsafeBufferPointer(rebasing: buffer[..<end]))
+                    }
+                }
+            }
+        }
+        if let made { return made }
+        // Longer than the stack buffer takes (only through the library API: HTTP caps the parts).
+        return withUTF8(of: deduplicationKey!, body)
+    }
+}

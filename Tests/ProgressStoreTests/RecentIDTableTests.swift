@@ -1,0 +1,67 @@
+import Testing
+
+@testable import ProgressStore
+
+@Suite("Recent ids: 128-bit digests in an open-addressing table")
+struct RecentIDTableTests {
+    @Test("the table agrees with a dictionary through inserts, updates and removals")
+    func model() {
+        var table = RecentIDTable()
+        var model: [UInt64: Int64] = [:]
+        var random = SplitMix(state: 5)
+        // Digests whose low halves crowd into few home slots, so that long probe runs form, wrap
+        // around the end and shift back on removal; the high half alone tells some apart.
+        func digest(_ key: UInt64) -> IDDigest { IDDigest(low: key % 97 + 1, high: key) }
+        for step in 0..<30_000 {
+            let key = UInt64.random(in: 0..<400, using: &random)
+            switch Int.random(in: 0..<3, using: &random) {
+            case 0:
+                #expect(
+                    table.updateValue(Int64(step), for: digest(key))
+                        == model.updateValue(Int64(step), forKey: key))
+            case 1:
+                table.remove(digest(key))
+                model[key] = nil
+            default:
+                #expect(table[digest(key)] == model[key])
+            }
+        }
+        #expect(table.count == model.count)
+        for key in UInt64(0)..<400 { #expect(table[digest(key)] == model[key]) }
+    }
+
+    @Test("it grows past 70% full and keeps everything")
+    func growth() {
+        var table = RecentIDTable()
+        for key in UInt64(1)...10_000 {
+            table.updateValue(Int64(key), for: IDDigest(low: key &* 0x9E37_79B9, high: 7))
+        }
+        #expect(table.count == 10_000)
+        #expect(table.count * 10 <= table.capacity * 7)
+        for key in UInt64(1)...10_000 {
+            #expect(table[IDDigest(low: key &* 0x9E37_79B9, high: 7)] == Int64(key))
+        }
+        #expect(table[IDDigest(low: 1, high: 8)] == nil)
+    }
+
+    @Test(
+        "an event's digest is that of its deduplication key, whatever its strings",
+        arguments: [
+            ("/a", "r1", "e1"), ("/blog/how-to-read", "reader-0123456789", "0001"),
+            ("/é", "e\u{301}", "ü"),
+            (String(repeating: "a", count: 256), String(repeating: "b", count: 128), "c"),
+            // Longer than the stack buffer: only the library API takes such strings.
+            (String(repeating: "x", count: 900), String(repeating: "y", count: 200), "z"),
+        ])
+    func digestOfEvent(article: String, reader: String, id: String) throws {
+        let record = event(article, reader, id: id)
+        let key = try #require(record.deduplicationKey)
+        let digest = try #require(record.withDeduplicationKey { IDDigest(of: $0) })
+        #expect(digest == IDDigest(of: ExactKey(key)))
+        #expect(record.withDeduplicationKey { String(decoding: $0, as: UTF8.self) } == key)
+        #expect(event(article, reader).withDeduplicationKey { _ in true } == nil)
+        // The lengths keep apart triples whose concatenations agree.
+        let shifted = event(article + "1", reader, id: id)
+        #expect(shifted.withDeduplicationKey { IDDigest(of: $0) } != digest)
+    }
+}
