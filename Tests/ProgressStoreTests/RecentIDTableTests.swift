@@ -6,7 +6,7 @@ import Testing
 struct RecentIDTableTests {
     @Test("the table agrees with a dictionary through inserts, updates and removals")
     func model() {
-        var table = RecentIDTable()
+        let table = RecentIDTable()
         var model: [UInt64: Int64] = [:]
         var random = SplitMix(state: 5)
         // Digests whose low halves crowd into few home slots, so that long probe runs form, wrap
@@ -32,7 +32,7 @@ struct RecentIDTableTests {
 
     @Test("it grows past 70% full and keeps everything")
     func growth() {
-        var table = RecentIDTable()
+        let table = RecentIDTable()
         for key in UInt64(1)...10_000 {
             table.updateValue(Int64(key), for: IDDigest(low: key &* 0x9E37_79B9, high: 7))
         }

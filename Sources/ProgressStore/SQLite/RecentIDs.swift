@@ -1,3 +1,5 @@
+import Foundation
+
 /// A deduplication key (``EventRecord/deduplicationKey``) reduced to 128 bits: two SipHash-1-3
 /// runs under random per-process keys. Clients choose ids but not these keys, so they cannot
 /// craft two keys with one digest; by chance, two of a billion ids share one with a
@@ -31,17 +33,27 @@ struct IDDigest: Equatable {
 /// linearly, at most 70% full: no allocation per id and no reference counting, where a
 /// `Dictionary` of key strings held ~200 bytes an id and spent most of an id-bearing event's
 /// time comparing strings along its probe runs.
-struct RecentIDTable {
+///
+/// The slots live in an anonymous mapping that asks for huge pages: a day of ids can take
+/// gigabytes, each lookup lands on a random slot, and with 4 KiB pages most of them missed the
+/// TLB as well as the cache. The kernel hands the pages over zeroed, which is every slot empty.
+final class RecentIDTable {
     private struct Slot {
         var low: UInt64
         var high: UInt64
         var seenMs: Int64
     }
 
-    private var slots: [Slot] = []
+    private var slots: UnsafeMutableBufferPointer<Slot>
     private(set) var count = 0
 
-    init() {}
+    init() {
+        slots = Self.allocate(0)
+    }
+
+    deinit {
+        Self.free(slots)
+    }
 
     /// Slots held (24 bytes each).
     var capacity: Int { slots.count }
@@ -55,7 +67,7 @@ struct RecentIDTable {
 
     /// Holds `digest` as acknowledged at `seenMs`; returns the time it replaced.
     @discardableResult
-    mutating func updateValue(_ seenMs: Int64, for digest: IDDigest) -> Int64? {
+    func updateValue(_ seenMs: Int64, for digest: IDDigest) -> Int64? {
         if (count + 1) * 10 > slots.count * 7 { grow() }
         let index = find(digest)
         let old = slots[index]
@@ -66,7 +78,7 @@ struct RecentIDTable {
     }
 
     /// Forgets `digest`.
-    mutating func remove(_ digest: IDDigest) {
+    func remove(_ digest: IDDigest) {
         guard count > 0 else { return }
         var hole = find(digest)
         guard slots[hole].low == digest.low && slots[hole].high == digest.high else { return }
@@ -90,25 +102,45 @@ struct RecentIDTable {
 
     /// The slot holding `digest`, or the empty one where it would go. The table is never full.
     private func find(_ digest: IDDigest) -> Int {
-        slots.withUnsafeBufferPointer { slots in
-            let mask = slots.count - 1
-            // The digest is a keyed hash already: its low bits are as good as any.
-            var index = Int(truncatingIfNeeded: digest.low) & mask
-            while true {
-                let slot = slots[index]
-                if slot.low == digest.low && slot.high == digest.high { return index }
-                if slot.low == 0 && slot.high == 0 { return index }
-                index = (index + 1) & mask
-            }
+        let mask = slots.count - 1
+        // The digest is a keyed hash already: its low bits are as good as any.
+        var index = Int(truncatingIfNeeded: digest.low) & mask
+        while true {
+            let slot = slots[index]
+            if slot.low == digest.low && slot.high == digest.high { return index }
+            if slot.low == 0 && slot.high == 0 { return index }
+            index = (index + 1) & mask
         }
     }
 
-    private mutating func grow() {
+    private func grow() {
         let old = slots
-        slots = Array(repeating: Slot(low: 0, high: 0, seenMs: 0), count: max(64, slots.count * 2))
+        slots = Self.allocate(max(64, old.count * 2))
         for slot in old where !Self.isEmpty(slot) {
             slots[find(IDDigest(low: slot.low, high: slot.high))] = slot
         }
+        Self.free(old)
+    }
+
+    /// `count` empty slots (a power of two, or 0).
+    private static func allocate(_ count: Int) -> UnsafeMutableBufferPointer<Slot> {
+        guard count > 0 else { return UnsafeMutableBufferPointer(start: nil, count: 0) }
+        let bytes = count * MemoryLayout<Slot>.stride
+        let address = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        guard let address, address != MAP_FAILED else {
+            fatalError("out of memory for \(count) event ids (mmap: errno \(errno))")
+        }
+        #if os(Linux)
+            // Only a hint: without transparent huge pages the table works as well, more slowly.
+            if bytes >= 2 << 20 { _ = madvise(address, bytes, MADV_HUGEPAGE) }
+        #endif
+        return UnsafeMutableBufferPointer(
+            start: address.bindMemory(to: Slot.self, capacity: count), count: count)
+    }
+
+    private static func free(_ slots: UnsafeMutableBufferPointer<Slot>) {
+        guard let base = slots.baseAddress else { return }
+        munmap(base, slots.count * MemoryLayout<Slot>.stride)
     }
 }
 

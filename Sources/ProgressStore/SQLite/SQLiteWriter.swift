@@ -20,7 +20,7 @@ final class SQLiteWriter: @unchecked Sendable {
     // Guarded by `lock`, like everything below.
     private var isClosed = false
     /// The ids acknowledged within the retention window, by digest, with when.
-    private var recentIDs = RecentIDTable()
+    private let recentIDs = RecentIDTable()
     /// The same ids in the order they were acknowledged — which is the order of their times —
     /// so that forgetting expired ones starts at the front and stops at the first young one.
     private var recentOrder: [(digest: IDDigest, seenMs: Int64)]
