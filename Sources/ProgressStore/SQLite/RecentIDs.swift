@@ -145,7 +145,9 @@ final class RecentIDTable {
 }
 
 extension IDDigest {
+    /// A digest given by its halves (a table's own slots, tests); never all zeros.
     init(low: UInt64, high: UInt64) {
+        precondition(low != 0 || high != 0, "an all-zero digest is the table's empty slot")
         self.low = low
         self.high = high
     }

@@ -169,7 +169,8 @@ final class SQLiteWriter: @unchecked Sendable {
         } catch {
             if error.code == ENOSPC || error.code == EDQUOT { waitingForRoom = true }
             writable.set(false)
-            // Nothing counted: the claims go back (last first, though no id is claimed twice).
+            // Nothing counted: the claims go back, last first (an id is claimed twice in one
+            // append only when the retention is not positive).
             for claim in claimed.reversed() {
                 if let replaced = claim.replaced {
                     recentIDs.updateValue(replaced, for: claim.digest)
@@ -219,7 +220,8 @@ final class SQLiteWriter: @unchecked Sendable {
             recentOrder.removeFirst(recentStart)
             recentStart = 0
         }
-        // Only while checkpoints fail do uncaptured ids grow old; a capture would drop them.
+        // Uncaptured ids grow old only while no capture runs (a checkpoint stuck behind a busy
+        // database); a capture hands them over, and a failed save keeps them for the next.
         if let young = uncapturedIDs.firstIndex(where: { $0.seenMs > horizon }) {
             if young > 0 { uncapturedIDs.removeFirst(young) }
         } else {
