@@ -65,3 +65,59 @@ struct RecentIDTableTests {
         #expect(shifted.withDeduplicationKey { IDDigest(of: $0) } != digest)
     }
 }
+
+@Suite("Id key lists: the writer's ids for the next checkpoint, and a saved chunk's blob")
+struct IDKeyListTests {
+    static let keys: [(key: ExactKey, seenMs: Int64)] = (0..<50).map {
+        (ExactKey("\($0 % 7):key-\($0)-é" + String(repeating: "x", count: $0)), Int64($0 * 10))
+    }
+
+    static func entries(_ list: IDKeyList) -> [(String, Int64)] {
+        var entries: [(String, Int64)] = []
+        list.forEach { key, seenMs in entries.append((String(decoding: key, as: UTF8.self), seenMs)) }
+        return entries
+    }
+
+    @Test("keys come back in order, also through blobs split at any size")
+    func roundTrip() throws {
+        let list = IDKeyList(Self.keys)
+        let expected = Self.keys.map { ($0.key.string, $0.seenMs) }
+        #expect(list.count == 50 && list.newestMs == 490 && list.firstSeenMs == 0)
+        #expect(Self.entries(list).elementsEqual(expected) { $0 == $1 })
+        for maxBytes in [1, 100, 1_000, 1 << 20] {
+            let blobs = list.blobs(maxBytes: maxBytes)
+            var joined = IDKeyList()
+            for (data, newestMs) in blobs {
+                let part = try data.withUnsafeBytes { try IDKeyList(blob: $0) }
+                #expect(part.newestMs == newestMs)
+                #expect(maxBytes < 100 || part.count == 1 || data.count <= maxBytes + 1)
+                joined.append(contentsOf: part)
+            }
+            #expect(Self.entries(joined).elementsEqual(expected) { $0 == $1 })
+        }
+    }
+
+    @Test("truncating to a mark and keeping the young ones")
+    func truncateAndAge() {
+        var list = IDKeyList(Array(Self.keys[..<10]))
+        let mark = list.mark
+        list.append(contentsOf: IDKeyList(Array(Self.keys[10...])))
+        list.truncate(to: mark)
+        #expect(list.count == 10 && list.newestMs == 90)
+        #expect(Self.entries(list).map(\.1) == (0..<10).map { Int64($0 * 10) })
+        let young = list.seen(after: 45)
+        #expect(Self.entries(young).map(\.1) == [50, 60, 70, 80, 90])
+        #expect(list.seen(after: 90).isEmpty)
+    }
+
+    @Test(
+        "a blob that is not one is refused",
+        arguments: [
+            [], [2], [1, 0, 0], [1] + [UInt8](repeating: 0, count: 12),
+            [1] + [UInt8](repeating: 0, count: 8) + [9, 0, 0, 0, 65],
+        ]
+    )
+    func damaged(blob: [UInt8]) {
+        #expect(throws: StoreError.self) { try blob.withUnsafeBytes { try IDKeyList(blob: $0) } }
+    }
+}

@@ -3,9 +3,9 @@ import Testing
 
 @testable import ProgressStore
 
-/// How checkpoints keep the ids of the last 24 hours: a row each in `recent_ids`, added as they
-/// are acknowledged and deleted as they expire.
-@Suite("SQLiteStore keeps event ids as rows")
+/// How checkpoints keep the ids of the last 24 hours: in blobs of many in `recent_id_chunks`,
+/// added as they are acknowledged and deleted once the newest in a blob has expired.
+@Suite("SQLiteStore keeps event ids in saved chunks")
 struct SQLiteStoreIDRowsTests {
     @Test("a checkpoint adds the ids acknowledged since the last one and deletes expired ones")
     func idRows() async throws {
@@ -15,15 +15,15 @@ struct SQLiteStoreIDRowsTests {
         let store = try SQLiteStore(path: folder.databasePath, options: options)
         _ = try await store.append((0..<100).map { event(id: "old-\($0)") })
         try store.checkpointNow()
-        #expect(try rowCount("recent_ids", in: folder) == 100)
+        #expect(try savedIDs(in: folder) == 100)
         clock.advance(byMs: dayMs / 2)
         _ = try await store.append((0..<5).map { event(id: "young-\($0)") })
         try store.checkpointNow()
-        #expect(try rowCount("recent_ids", in: folder) == 105)
+        #expect(try savedIDs(in: folder) == 105)
         clock.advance(byMs: dayMs / 2)  // the "old" ids expire
         _ = try await store.append([event(id: "now")])
         try store.checkpointNow()
-        #expect(try rowCount("recent_ids", in: folder) == 6)
+        #expect(try savedIDs(in: folder) == 6)
         store.close()
 
         let reopened = try SQLiteStore(path: folder.databasePath, options: options)
@@ -42,7 +42,7 @@ struct SQLiteStoreIDRowsTests {
         defer { reopened.close() }
         _ = try await reopened.append([event()])
         try reopened.checkpointNow()
-        #expect(try rowCount("recent_ids", in: folder) == 1)
+        #expect(try savedIDs(in: folder) == 1)
     }
 
     @Test("the ids of a checkpoint that failed are saved by the next")
@@ -58,7 +58,7 @@ struct SQLiteStoreIDRowsTests {
         blocker.close()
         _ = try await store.append([event(id: "second")])
         try store.checkpointNow()
-        #expect(try rowCount("recent_ids", in: folder) == 2)
+        #expect(try savedIDs(in: folder) == 2)
     }
 
     @Test("once the writer drops a long run of expired ids, the ids after them are still saved")
@@ -73,10 +73,10 @@ struct SQLiteStoreIDRowsTests {
         clock.advance(byMs: dayMs + 1)
         _ = try await store.append([event(id: "late")])
         try store.checkpointNow()
-        #expect(try rowCount("recent_ids", in: folder) == 1)
+        #expect(try savedIDs(in: folder) == 1)
     }
 
-    @Test("ids an earlier release kept as a blob in meta count, and become rows")
+    @Test("ids an earlier release kept as a blob in meta count, and move into a chunk")
     func idBlobOfEarlierRelease() async throws {
         let folder = try TemporaryFolder()
         try SQLiteStore(path: folder.databasePath).close()
@@ -99,8 +99,63 @@ struct SQLiteStoreIDRowsTests {
         _ = try await store.append([event()])
         try store.checkpointNow()
         #expect(try rowCount("meta WHERE key GLOB 'recent_ids*'", in: folder) == 0)
-        #expect(try rowCount("recent_ids", in: folder) == 1)
+        #expect(try savedIDs(in: folder) == 1)
     }
+
+    @Test("ids an earlier release kept a row each count, and move into a chunk")
+    func idRowsOfEarlierRelease() async throws {
+        let folder = try TemporaryFolder()
+        try SQLiteStore(path: folder.databasePath).close()
+        let earlier = (0..<3).map { event(id: "kept-in-a-row-\($0)") }
+        let connection = try SQLiteConnection(filename: folder.databasePath, busyTimeoutMs: 1_000)
+        let insert = try connection.cached("INSERT INTO recent_ids (key, seen_ms) VALUES (?1, ?2)")
+        for record in earlier {
+            try insert.bind(1, try #require(record.deduplicationKey))
+            try insert.bind(2, SQLiteStore.Options.wallClockMs())
+            try insert.run()
+        }
+        insert.reset()
+        connection.close()
+
+        let store = try SQLiteStore(path: folder.databasePath)
+        defer { store.close() }
+        #expect(try await store.append(earlier) == AppendResult(counted: 0, duplicates: 3))
+        _ = try await store.append([event()])
+        try store.checkpointNow()
+        #expect(try rowCount("recent_ids", in: folder) == 0)
+        #expect(try savedIDs(in: folder) == 3)
+        store.close()
+        let reopened = try SQLiteStore(path: folder.databasePath)
+        defer { reopened.close() }
+        #expect(try await reopened.append(earlier) == AppendResult(counted: 0, duplicates: 3))
+    }
+
+    @Test("a checkpoint saves many ids in a few rows, and a damaged chunk stops start-up")
+    func chunkRows() async throws {
+        let folder = try TemporaryFolder()
+        let store = try SQLiteStore(path: folder.databasePath)
+        _ = try await store.append((0..<1_000).map { event(id: "many-\($0)") })
+        try store.checkpointNow()
+        store.close()
+        #expect(try rowCount("recent_id_chunks", in: folder) == 1)
+        #expect(try savedIDs(in: folder) == 1_000)
+
+        let connection = try SQLiteConnection(filename: folder.databasePath, busyTimeoutMs: 1_000)
+        try connection.execute("UPDATE recent_id_chunks SET data = substr(data, 1, length(data) - 3)")
+        connection.close()
+        #expect(throws: StoreError.self) { try SQLiteStore(path: folder.databasePath).close() }
+    }
+}
+
+/// How many ids the saved chunks hold.
+private func savedIDs(in folder: TemporaryFolder) throws -> Int {
+    let connection = try SQLiteConnection(filename: folder.databasePath, busyTimeoutMs: 1_000)
+    defer { connection.close() }
+    let rows = try connection.cached("SELECT data FROM recent_id_chunks")
+    defer { rows.reset() }
+    var count = 0
+    while try rows.step() { count += try IDKeyList(blob: rows.blob(0)).count }
+    return count
 }
 
 /// Writes an id blob as releases before `recent_ids` rows did: little-endian varints and

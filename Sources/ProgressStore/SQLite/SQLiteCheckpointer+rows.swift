@@ -1,23 +1,21 @@
-/// How a checkpoint lays out what it saves in rows: event ids a row each, added and deleted as
-/// they come and go, and an article too large for one blob in parts (SQLite takes no blob over
+/// How a checkpoint lays out what it saves in rows: event ids in blobs of many, added and deleted
+/// as they come and go, and an article too large for one blob in parts (SQLite takes no blob over
 /// 10⁹ bytes: an article of some 13 million readers is more than that).
 extension SQLiteCheckpointer {
-    /// Adds `ids` (acknowledged since the last checkpoint) to `recent_ids` and deletes the ids
-    /// seen at or before `horizon`: work in proportion to what came and went, not to what is
-    /// held (one blob of every id, rewritten by each checkpoint, was a gigabyte a day at a
-    /// hundred events a second). Callers hold a transaction.
-    static func saveIDs(
-        _ ids: [(key: ExactKey, seenMs: Int64)], forgettingThrough horizon: Int64, in state: SQLiteConnection
-    ) throws(StoreError) {
-        let upsert = try state.cached(
-            "INSERT INTO recent_ids (key, seen_ms) VALUES (?1, ?2) "
-                + "ON CONFLICT (key) DO UPDATE SET seen_ms = max(seen_ms, excluded.seen_ms)")
-        for (key, seenMs) in ids {
-            try upsert.bind(1, key.string)
-            try upsert.bind(2, seenMs)
-            try upsert.run()
+    /// Adds `ids` (acknowledged since the last checkpoint) to `recent_id_chunks`, as blobs of up
+    /// to 64 MiB, and deletes the chunks whose newest id was seen at or before `horizon`: work in
+    /// proportion to what came and went, not to what is held, and a few rows a checkpoint rather
+    /// than a B-tree insert an id. Callers hold a transaction.
+    static func saveIDs(_ ids: IDKeyList, forgettingThrough horizon: Int64, in state: SQLiteConnection)
+        throws(StoreError)
+    {
+        let insert = try state.cached("INSERT INTO recent_id_chunks (newest_ms, data) VALUES (?1, ?2)")
+        for (data, newestMs) in ids.blobs(maxBytes: 64 << 20) {
+            try insert.bind(1, newestMs)
+            try insert.bind(2, blob: data)
+            try insert.run()
         }
-        let expired = try state.cached("DELETE FROM recent_ids WHERE seen_ms <= ?1")
+        let expired = try state.cached("DELETE FROM recent_id_chunks WHERE newest_ms <= ?1")
         try expired.bind(1, horizon)
         try expired.run()
     }

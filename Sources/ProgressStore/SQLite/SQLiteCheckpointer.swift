@@ -6,7 +6,7 @@ import Foundation
 struct CheckpointCapture: @unchecked Sendable {
     var seq: Int64
     var articles: [CapturedArticle]
-    var newIDs: [(key: ExactKey, seenMs: Int64)]
+    var newIDs: IDKeyList
 }
 
 /// Saves the in-memory index into the SQLite database, in the background, so that the journal
@@ -42,9 +42,11 @@ final class SQLiteCheckpointer: @unchecked Sendable {
     /// Articles whose snapshot is in parts (see ``writeSnapshot(name:data:partBytes:hadParts:in:)``).
     private var parted: Set<ExactKey> = []
     /// Ids captured for checkpoints that failed, to save with the next.
-    private var pendingIDs: [(key: ExactKey, seenMs: Int64)] = []
+    private var pendingIDs = IDKeyList()
     /// Whether `meta` still holds ids as blobs (as releases before `recent_ids` rows kept them).
     private var idBlobsInMeta = false
+    /// Whether `recent_ids` still holds ids a row each (as releases before `recent_id_chunks`).
+    private var idRows = false
     private var lastCheckpointMs: Int64
     /// Rows of the tables of earlier releases (`reader_days`, `event_ids`) to delete with the
     /// first checkpoint, which holds what they held.
@@ -114,10 +116,28 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         try restoreBatch()
         lastSnapshotBytes = bytes
         var ids: [ExactKey: Int64] = [:]
+        let chunks = try state.cached("SELECT data FROM recent_id_chunks WHERE newest_ms > ?1 ORDER BY chunk")
+        defer { chunks.reset() }
+        try chunks.bind(1, sinceMs)
+        while try chunks.step() {
+            try IDKeyList(blob: chunks.blob(0)).forEach { key, seenMs in
+                guard seenMs > sinceMs else { return }
+                let key = ExactKey(String(decoding: key, as: UTF8.self))
+                ids[key] = max(ids[key] ?? .min, seenMs)
+            }
+        }
         let rowsOfIDs = try state.cached("SELECT key, seen_ms FROM recent_ids WHERE seen_ms > ?1")
         defer { rowsOfIDs.reset() }
         try rowsOfIDs.bind(1, sinceMs)
-        while try rowsOfIDs.step() { ids[ExactKey(rowsOfIDs.string(0))] = rowsOfIDs.int64(1) }
+        while try rowsOfIDs.step() {
+            // Into a blob with the next checkpoint, which deletes the rows.
+            idRows = true
+            let key = ExactKey(rowsOfIDs.string(0))
+            let seenMs = rowsOfIDs.int64(1)
+            ids[key] = max(ids[key] ?? .min, seenMs)
+            withUTF8(of: key.string) { pendingIDs.append($0, seenMs: seenMs) }
+        }
+        if !idRows { idRows = try state.integer("SELECT EXISTS (SELECT 1 FROM recent_ids)") != 0 }
         let saved = try state.cached(
             "SELECT value FROM meta WHERE key = 'recent_ids' OR key GLOB 'recent_ids.*'")
         defer { saved.reset() }
@@ -130,7 +150,7 @@ final class SQLiteCheckpointer: @unchecked Sendable {
                 let seenMs = Int64(bitPattern: try reader.integer())
                 guard seenMs > sinceMs else { continue }
                 ids[ExactKey(key)] = max(ids[ExactKey(key)] ?? .min, seenMs)
-                pendingIDs.append((ExactKey(key), seenMs))
+                withUTF8(of: key) { pendingIDs.append($0, seenMs: seenMs) }
             }
         }
         return ids
@@ -171,7 +191,7 @@ final class SQLiteCheckpointer: @unchecked Sendable {
 
     /// Has the next checkpoint save `ids` too (ids start-up found outside `recent_ids`).
     func saveWithNext(_ ids: [(key: ExactKey, seenMs: Int64)]) {
-        checkpointLock.withLock { pendingIDs += ids }
+        checkpointLock.withLock { pendingIDs.append(contentsOf: IDKeyList(ids)) }
     }
 
     /// Takes a checkpoint now if anything changed since the last one.
@@ -181,7 +201,7 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         defer { checkpointLock.unlock() }
         let taken = capture(saved)
         guard taken.seq > foldedSeq || !taken.articles.isEmpty || legacyRows else {
-            pendingIDs += taken.newIDs
+            pendingIDs.append(contentsOf: taken.newIDs)
             return
         }
         try save(taken)
@@ -199,7 +219,9 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         // Encoding reads the snapshots, which nothing else touches: no lock is held meanwhile.
         let encoded = taken.articles.map { ($0.key.string, MemoryIndex.encode($0, seq: taken.seq)) }
         let horizon = options.clock() - options.idRetentionMs
-        let ids = (pendingIDs + taken.newIDs).filter { $0.seenMs > horizon }
+        var ids = pendingIDs
+        ids.append(contentsOf: taken.newIDs)
+        ids = ids.seen(after: horizon)
         // The articles this save puts in parts.
         let partSize = Self.partSize(options.snapshotPartBytes)
         let split = Set(encoded.filter { $0.1.count > partSize }.map { ExactKey($0.0) })
@@ -221,6 +243,7 @@ final class SQLiteCheckpointer: @unchecked Sendable {
                 if idBlobsInMeta {
                     try state.execute("DELETE FROM meta WHERE key = 'recent_ids' OR key GLOB 'recent_ids.*'")
                 }
+                if idRows { try state.execute("DELETE FROM recent_ids") }
                 if legacyRows {
                     try state.execute("DELETE FROM reader_days")
                     try state.execute("DELETE FROM event_ids")
@@ -235,7 +258,8 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         }
         legacyRows = false
         idBlobsInMeta = false
-        pendingIDs = []
+        idRows = false
+        pendingIDs = IDKeyList()
         folded.withLock { $0 = max($0, taken.seq) }
         for article in taken.articles { saved[article.key] = article.version }
         for (name, _) in encoded { parted.remove(ExactKey(name)) }

@@ -63,6 +63,17 @@ enum SQLiteSchema {
         ) WITHOUT ROWID;
         CREATE INDEX recent_ids_by_seen ON recent_ids (seen_ms);
         """,
+        // Version 5: the ids a checkpoint saves go in as blobs of many (`IDKeyList`), deleted
+        // whole once the newest in each has expired: a row each cost the checkpointer a B-tree
+        // insert per id, as dear as the event's whole ingest. Rows of version 4 are read once
+        // and moved into a blob by the first checkpoint.
+        """
+        CREATE TABLE recent_id_chunks (
+            chunk INTEGER PRIMARY KEY,
+            newest_ms INTEGER NOT NULL,
+            data BLOB NOT NULL
+        );
+        """,
     ]
 
     /// The event log of earlier releases, a database beside the state database (now the event

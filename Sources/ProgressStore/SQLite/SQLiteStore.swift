@@ -74,7 +74,7 @@ public final class SQLiteStore: ProgressStore {
             try checkpointer.checkpoint(
                 CheckpointCapture(
                     seq: lastLegacySeq, articles: index.captureArticles(changedSince: [:]),
-                    newIDs: recentIDs.map { ($0.key, $0.value) }))
+                    newIDs: IDKeyList(recentIDs.map { ($0.key, $0.value) })))
             legacy = false
             Self.removeLegacyLog(of: plainPath)
         }
@@ -82,7 +82,7 @@ public final class SQLiteStore: ProgressStore {
             try checkpointer.checkpoint(
                 CheckpointCapture(
                     seq: checkpointer.foldedSeq, articles: index.captureArticles(changedSince: [:]),
-                    newIDs: recentIDs.map { ($0.key, $0.value) }))
+                    newIDs: IDKeyList(recentIDs.map { ($0.key, $0.value) })))
         }
         checkpointer.markSaved(index)
 

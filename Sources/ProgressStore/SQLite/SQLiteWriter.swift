@@ -26,11 +26,11 @@ final class SQLiteWriter: @unchecked Sendable {
     private var recentOrder: [(digest: IDDigest, seenMs: Int64)]
     private var recentStart = 0
     /// The keys of the ids acknowledged since the last checkpoint capture, which saves them.
-    private var uncapturedIDs: [(key: ExactKey, seenMs: Int64)] = []
+    private var uncapturedIDs = IDKeyList()
     private var lastPruneMs: Int64
     /// The ids the current append has claimed, with the time each replaced (if any), so that a
     /// failed write can give them back.
-    private var claimed: [(digest: IDDigest, replaced: Int64?, key: ExactKey)] = []
+    private var claimed: [(digest: IDDigest, replaced: Int64?)] = []
     /// Set when a write failed for lack of space: until the file system has
     /// ``minimumFreeBytes`` free again, appends are refused without trying. A write that no
     /// longer fits can leave room for a smaller one, and a store that took every small event
@@ -124,7 +124,7 @@ final class SQLiteWriter: @unchecked Sendable {
         lock.withLock {
             try? journal.rotate()
             let newIDs = uncapturedIDs
-            uncapturedIDs = []
+            uncapturedIDs = IDKeyList()
             return CheckpointCapture(
                 seq: journal.upcomingSeq - 1, articles: index.captureArticles(changedSince: saved),
                 newIDs: newIDs)
@@ -142,6 +142,8 @@ final class SQLiteWriter: @unchecked Sendable {
         let now = options.clock()
         var result = AppendResult(counted: 0, duplicates: 0)
         claimed.removeAll(keepingCapacity: true)
+        // The keys go with the next capture, unless the write fails.
+        let uncapturedBefore = uncapturedIDs.mark
         var counted = events  // shared, not copied, unless an event turns out to be a repeat
         if events.contains(where: { $0.eventID != nil }) {
             counted.removeAll(keepingCapacity: true)
@@ -151,7 +153,8 @@ final class SQLiteWriter: @unchecked Sendable {
                     // A repeat within this append finds the claim of its first.
                     if let seen = recentIDs[digest], seen > now - options.idRetentionMs { return true }
                     let replaced = recentIDs.updateValue(now, for: digest)
-                    claimed.append((digest, replaced, ExactKey(String(decoding: key, as: UTF8.self))))
+                    claimed.append((digest, replaced))
+                    uncapturedIDs.append(key, seenMs: now)
                     return false
                 }
                 if isRepeat == true {
@@ -178,14 +181,12 @@ final class SQLiteWriter: @unchecked Sendable {
                     recentIDs.remove(claim.digest)
                 }
             }
+            uncapturedIDs.truncate(to: uncapturedBefore)
             return .failure(error)
         }
         waitingForRoom = false
         writable.ensure(true)
-        for claim in claimed {
-            recentOrder.append((claim.digest, now))
-            uncapturedIDs.append((claim.key, now))
-        }
+        for claim in claimed { recentOrder.append((claim.digest, now)) }
         // Under `lock`, so that the index never lacks an entry the journal has before it (a
         // snapshot of both agrees), and so that a read after this returns sees the events.
         index.apply(counted)
@@ -222,10 +223,8 @@ final class SQLiteWriter: @unchecked Sendable {
         }
         // Uncaptured ids grow old only while no capture runs (a checkpoint stuck behind a busy
         // database); a capture hands them over, and a failed save keeps them for the next.
-        if let young = uncapturedIDs.firstIndex(where: { $0.seenMs > horizon }) {
-            if young > 0 { uncapturedIDs.removeFirst(young) }
-        } else {
-            uncapturedIDs.removeAll()
+        if let first = uncapturedIDs.firstSeenMs, first <= horizon {
+            uncapturedIDs = uncapturedIDs.seen(after: horizon)
         }
     }
 }
