@@ -74,7 +74,7 @@ struct IDKeyListTests {
 
     static func entries(_ list: IDKeyList) -> [(String, Int64)] {
         var entries: [(String, Int64)] = []
-        list.forEach { key, seenMs in entries.append((String(decoding: key, as: UTF8.self), seenMs)) }
+        list.forEachKey { key, seenMs in entries.append((String(decoding: key, as: UTF8.self), seenMs)) }
         return entries
     }
 

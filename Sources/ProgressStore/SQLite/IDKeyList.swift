@@ -55,7 +55,7 @@ struct IDKeyList: Sendable {
     }
 
     /// Calls `body` with each key and its time, in order.
-    func forEach<Failure: Error>(_ body: (UnsafeBufferPointer<UInt8>, Int64) throws(Failure) -> Void)
+    func forEachKey<Failure: Error>(_ body: (UnsafeBufferPointer<UInt8>, Int64) throws(Failure) -> Void)
         throws(Failure)
     {
         try bytes.withUnsafeBufferPointer { buffer throws(Failure) in
@@ -76,7 +76,7 @@ struct IDKeyList: Sendable {
     func seen(after horizon: Int64) -> IDKeyList {
         guard newestMs > horizon else { return IDKeyList() }
         var kept = IDKeyList()
-        forEach { key, seenMs in if seenMs > horizon { kept.append(key, seenMs: seenMs) } }
+        forEachKey { key, seenMs in if seenMs > horizon { kept.append(key, seenMs: seenMs) } }
         return kept
     }
 
@@ -89,7 +89,7 @@ struct IDKeyList: Sendable {
             blobs.append(([Self.blobVersion] + current.bytes, current.newestMs))
             current = IDKeyList()
         }
-        forEach { key, seenMs in
+        forEachKey { key, seenMs in
             if !current.isEmpty && current.bytes.count + Self.headerBytes + key.count > maxBytes { flush() }
             current.append(key, seenMs: seenMs)
         }

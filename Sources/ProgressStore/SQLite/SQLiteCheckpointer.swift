@@ -120,7 +120,7 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         defer { chunks.reset() }
         try chunks.bind(1, sinceMs)
         while try chunks.step() {
-            try IDKeyList(blob: chunks.blob(0)).forEach { key, seenMs in
+            try IDKeyList(blob: chunks.blob(0)).forEachKey { key, seenMs in
                 guard seenMs > sinceMs else { return }
                 let key = ExactKey(String(decoding: key, as: UTF8.self))
                 ids[key] = max(ids[key] ?? .min, seenMs)
