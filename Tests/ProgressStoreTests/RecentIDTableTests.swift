@@ -85,7 +85,8 @@ struct IDKeyListTests {
         #expect(list.count == 50 && list.newestMs == 490 && list.firstSeenMs == 0)
         #expect(Self.entries(list).elementsEqual(expected) { $0 == $1 })
         for maxBytes in [1, 100, 1_000, 1 << 20] {
-            let blobs = list.blobs(maxBytes: maxBytes)
+            var blobs: [(data: [UInt8], newestMs: Int64)] = []
+            list.forEachBlob(maxBytes: maxBytes) { blobs.append(($0, $1)) }
             var joined = IDKeyList()
             for (data, newestMs) in blobs {
                 let part = try data.withUnsafeBytes { try IDKeyList(blob: $0) }

@@ -31,9 +31,7 @@ struct IDKeyList: Sendable {
     }
 
     mutating func append(_ key: UnsafeBufferPointer<UInt8>, seenMs: Int64) {
-        withUnsafeBytes(of: seenMs.littleEndian) { bytes.append(contentsOf: $0) }
-        withUnsafeBytes(of: UInt32(key.count).littleEndian) { bytes.append(contentsOf: $0) }
-        bytes.append(contentsOf: key)
+        Self.appendEntry(key, seenMs: seenMs, to: &bytes)
         count += 1
         newestMs = max(newestMs, seenMs)
     }
@@ -80,21 +78,31 @@ struct IDKeyList: Sendable {
         return kept
     }
 
-    /// The entries as blobs to save, each of at most about `maxBytes`, with the latest time in each.
-    func blobs(maxBytes: Int) -> [(data: [UInt8], newestMs: Int64)] {
-        var blobs: [(data: [UInt8], newestMs: Int64)] = []
-        var current = IDKeyList()
-        func flush() {
-            guard !current.isEmpty else { return }
-            blobs.append(([Self.blobVersion] + current.bytes, current.newestMs))
-            current = IDKeyList()
+    /// Calls `body` with the entries as blobs to save, one at a time (so that only one is held
+    /// at once besides the list): the version byte and up to about `maxBytes` of entries each,
+    /// with the latest time in each.
+    func forEachBlob<Failure: Error>(maxBytes: Int, _ body: ([UInt8], Int64) throws(Failure) -> Void)
+        throws(Failure)
+    {
+        var blob: [UInt8] = [Self.blobVersion]
+        var newestMs = Int64.min
+        try forEachKey { (key, seenMs) throws(Failure) in
+            if blob.count > 1 && blob.count - 1 + Self.headerBytes + key.count > maxBytes {
+                try body(blob, newestMs)
+                blob = [Self.blobVersion]
+                newestMs = .min
+            }
+            Self.appendEntry(key, seenMs: seenMs, to: &blob)
+            newestMs = max(newestMs, seenMs)
         }
-        forEachKey { key, seenMs in
-            if !current.isEmpty && current.bytes.count + Self.headerBytes + key.count > maxBytes { flush() }
-            current.append(key, seenMs: seenMs)
-        }
-        flush()
-        return blobs
+        if blob.count > 1 { try body(blob, newestMs) }
+    }
+
+    private static func appendEntry(_ key: UnsafeBufferPointer<UInt8>, seenMs: Int64, to bytes: inout [UInt8])
+    {
+        withUnsafeBytes(of: seenMs.littleEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: UInt32(key.count).littleEndian) { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: key)
     }
 
     /// The list a saved blob holds; throws when it is not one.

@@ -10,7 +10,7 @@ extension SQLiteCheckpointer {
         throws(StoreError)
     {
         let insert = try state.cached("INSERT INTO recent_id_chunks (newest_ms, data) VALUES (?1, ?2)")
-        for (data, newestMs) in ids.blobs(maxBytes: 64 << 20) {
+        try ids.forEachBlob(maxBytes: 64 << 20) { (data, newestMs) throws(StoreError) in
             try insert.bind(1, newestMs)
             try insert.bind(2, blob: data)
             try insert.run()

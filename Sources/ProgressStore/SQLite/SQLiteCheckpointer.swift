@@ -189,7 +189,7 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         state.close()
     }
 
-    /// Has the next checkpoint save `ids` too (ids start-up found outside `recent_ids`).
+    /// Has the next checkpoint save `ids` too (ids start-up found in the journal, in no chunk yet).
     func saveWithNext(_ ids: [(key: ExactKey, seenMs: Int64)]) {
         checkpointLock.withLock { pendingIDs.append(contentsOf: IDKeyList(ids)) }
     }
