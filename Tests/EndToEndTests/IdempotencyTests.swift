@@ -17,6 +17,13 @@ struct IdempotencyTests {
         return try response.json
     }
 
+    /// `reading_progress_store_recent_ids` from `/metrics`.
+    static func rememberedIDs(_ client: HTTPClient) throws -> Double? {
+        let prefix = "reading_progress_store_recent_ids "
+        let line = try client.get("/metrics").text.split(separator: "\n").first { $0.hasPrefix(prefix) }
+        return line.flatMap { Double($0.dropFirst(prefix.count)) }
+    }
+
     @Test("a repeated id is acknowledged and not counted again, also after a kill -9 and restart")
     func repeatsAcrossRestarts() throws {
         let folder = try TemporaryDirectory()
@@ -55,6 +62,8 @@ struct IdempotencyTests {
         #expect((a["depth"] as? [String: Any])?["mean"] as? Double == 0.4)
         #expect(try Self.stats(client, "/idem/b")["events"] as? Int == 1)
         let before = try StatisticsSnapshot.take(client, articles: ["/idem/a", "/idem/b"])
+        // /idem/a: r1 evt-1 and evt-2, r2 evt-1; /idem/b: r1 evt-1.
+        #expect(try Self.rememberedIDs(client) == 4)
 
         server.kill()
         let restarted = try ServerProcess(store: folder.sqliteStore)
@@ -71,6 +80,7 @@ struct IdempotencyTests {
         // A new id after the restart still counts.
         #expect(try again.post("/v1/events", json: Self.event("/idem/a", "r1", id: "evt-3")).status == 202)
         #expect(try Self.stats(again, "/idem/a")["events"] as? Int == 4)
+        #expect(try Self.rememberedIDs(again) == 5)
         #expect(restarted.stop() == 0)
     }
 }

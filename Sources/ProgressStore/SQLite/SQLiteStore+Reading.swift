@@ -42,6 +42,10 @@ extension SQLiteStore {
             StoreGauge(
                 name: "pairs", help: "(article, reader) pairs held in memory.", value: Double(index.pairCount)
             ),
+            StoreGauge(
+                name: "recent_ids",
+                help: "Event ids remembered so that a repeat counts once (those of the last 24 hours).",
+                value: Double(writer.rememberedIDCount)),
         ]
     }
 

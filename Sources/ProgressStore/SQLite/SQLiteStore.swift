@@ -16,7 +16,7 @@ public final class SQLiteStore: ProgressStore {
     public let path: String
     private let isInMemory: Bool
     let journal: EventJournal
-    private let writer: SQLiteWriter
+    let writer: SQLiteWriter
     private let checkpointer: SQLiteCheckpointer
     /// Every statistic is read from here; SQLite is where it survives restarts.
     let index = MemoryIndex()

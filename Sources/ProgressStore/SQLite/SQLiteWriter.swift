@@ -131,6 +131,10 @@ final class SQLiteWriter: @unchecked Sendable {
         }
     }
 
+    /// The ids remembered to count a repeat once: those acknowledged within the retention window
+    /// (and, until the next prune, some just past it).
+    var rememberedIDCount: Int { lock.withLock { recentIDs.count } }
+
     /// Takes no more appends, and waits until every fsync under way has completed.
     func close() {
         lock.withLock { isClosed = true }
