@@ -44,6 +44,24 @@ struct RecentIDTableTests {
         #expect(table[IDDigest(low: 1, high: 8)] == nil)
     }
 
+    @Test("once mostly empty it shrinks, and keeps what is left")
+    func shrink() {
+        let table = RecentIDTable()
+        func digest(_ key: UInt64) -> IDDigest { IDDigest(low: key &* 0x9E37_79B9_7F4A_7C15, high: key) }
+        for key in UInt64(1)...20_000 { table.updateValue(Int64(key), for: digest(key)) }
+        let full = table.capacity
+        table.shrinkIfSparse()
+        #expect(table.capacity == full)
+        for key in UInt64(1)...19_500 { table.remove(digest(key)) }
+        table.shrinkIfSparse()
+        #expect(table.capacity < full / 8)
+        #expect(table.count == 500 && table.count * 10 <= table.capacity * 7)
+        for key in UInt64(19_501)...20_000 { #expect(table[digest(key)] == Int64(key)) }
+        #expect(table[digest(1)] == nil)
+        for key in UInt64(1)...500 { table.updateValue(0, for: digest(key)) }
+        #expect(table.count == 1_000)
+    }
+
     @Test(
         "an event's digest is that of its deduplication key, whatever its strings",
         arguments: [

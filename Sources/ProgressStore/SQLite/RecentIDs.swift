@@ -113,9 +113,22 @@ final class RecentIDTable {
         }
     }
 
+    /// Moves the ids into a smaller table once they fill less than an eighth of this one (after
+    /// a busy day has expired), to about a third full: the memory a burst took comes back.
+    func shrinkIfSparse() {
+        guard slots.count > 64, count * 8 < slots.count else { return }
+        var size = 64
+        while size * 3 < count * 10 { size *= 2 }
+        resize(to: size)
+    }
+
     private func grow() {
+        resize(to: max(64, slots.count * 2))
+    }
+
+    private func resize(to size: Int) {
         let old = slots
-        slots = Self.allocate(max(64, old.count * 2))
+        slots = Self.allocate(size)
         for slot in old where !Self.isEmpty(slot) {
             slots[find(IDDigest(low: slot.low, high: slot.high))] = slot
         }

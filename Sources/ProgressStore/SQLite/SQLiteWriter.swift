@@ -221,6 +221,7 @@ final class SQLiteWriter: @unchecked Sendable {
             if recentIDs[digest] == seenMs { recentIDs.remove(digest) }
             recentStart += 1
         }
+        recentIDs.shrinkIfSparse()
         if recentStart > 4096 && recentStart * 2 > recentOrder.count {
             recentOrder.removeFirst(recentStart)
             recentStart = 0
