@@ -1,5 +1,6 @@
-import ProgressStore
 import Testing
+
+@testable import ProgressStore
 
 @Suite("SQLiteStore counts an event id once in 24 hours")
 struct SQLiteStoreIdempotencyTests {
@@ -50,6 +51,23 @@ struct SQLiteStoreIdempotencyTests {
             try await store.append([event(id: "old"), event(id: "new")])
                 == AppendResult(counted: 0, duplicates: 2))
         #expect(try store.reader("r1", of: "/a")?.events == 3)
+    }
+
+    @Test("a string longer than the journal holds is refused, claims nothing and breaks nothing")
+    func tooLongForTheJournal() async throws {
+        let folder = try TemporaryFolder()
+        let store = try SQLiteStore(path: folder.databasePath)
+        let long = String(repeating: "a", count: 70_000)
+        await #expect(throws: StoreError.self) {
+            try await store.append([event(id: "with-it"), event(long, id: "long")])
+        }
+        #expect(store.isWritable)
+        #expect(try await store.append([event(id: "with-it")]) == AppendResult(counted: 1, duplicates: 0))
+        store.abandon()  // as kill -9 does: the restart replays the journal
+        let reopened = try SQLiteStore(path: folder.databasePath)
+        defer { reopened.close() }
+        #expect(try reopened.reader("r1", of: "/a")?.events == 1)
+        #expect(try reopened.readers(of: long, in: .allTime) == nil)
     }
 
     @Test("ids survive a restart")

@@ -7,14 +7,36 @@
 enum EventLogCodec {
     static let version: UInt8 = 1
 
+    /// The longest string an entry holds: its length takes two bytes. HTTP caps every string
+    /// far below; only the library API could hand over a longer one.
+    static let maximumStringBytes = Int(UInt16.max)
+
+    /// `encodeIfFits`, for events known to fit.
     static func encode(_ events: [EventRecord]) -> [UInt8] {
+        guard let encoded = encodeIfFits(events) else {
+            preconditionFailure("a string longer than \(maximumStringBytes) bytes")
+        }
+        return encoded
+    }
+
+    /// The entry for `events`, or nil when a string is longer than ``maximumStringBytes`` (its
+    /// length would be cut, and the entry unreadable at the next start).
+    static func encodeIfFits(_ events: [EventRecord]) -> [UInt8]? {
         // The events are read through their buffer: their strings are lent, not copied.
-        events.withUnsafeBufferPointer { events in
+        events.withUnsafeBufferPointer { events -> [UInt8]? in
             var size = 1
+            var longest = 0
             for index in events.indices {
-                size += 2 + events[index].article.utf8.count + 2 + events[index].reader.utf8.count + 8 * 4 + 1
-                if let id = events[index].eventID { size += 2 + id.utf8.count }
+                let article = events[index].article.utf8.count
+                let reader = events[index].reader.utf8.count
+                size += 2 + article + 2 + reader + 8 * 4 + 1
+                longest = max(longest, article, reader)
+                if let id = events[index].eventID {
+                    size += 2 + id.utf8.count
+                    longest = max(longest, id.utf8.count)
+                }
             }
+            guard longest <= maximumStringBytes else { return nil }
             // One allocation of the exact size, filled in place.
             return [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
                 var writer = Writer(base: buffer.baseAddress!)
@@ -48,7 +70,7 @@ enum EventLogCodec {
             offset += 8
         }
 
-        /// Strings here are at most 256 bytes; two bytes of length leave room to spare.
+        /// Strings here are at most ``maximumStringBytes`` long (HTTP: 256).
         mutating func string(_ value: String) {
             // Native strings lend their bytes in place; `withUTF8` would want a mutable copy
             // (a retain and a release an event, on the writer's lock).

@@ -171,21 +171,20 @@ final class SQLiteWriter: @unchecked Sendable {
         result.counted = counted.count
         guard !counted.isEmpty else { return .success(result) }
         do {
+            guard let payload = EventLogCodec.encodeIfFits(counted) else {
+                giveBack(uncapturedBefore)
+                return .failure(
+                    StoreError(
+                        code: EINVAL,
+                        message: "an article, reader or id is longer than the journal's "
+                            + "\(EventLogCodec.maximumStringBytes) bytes"))
+            }
             try checkRoom()
-            _ = try journal.append(payload: EventLogCodec.encode(counted), committedMs: now)
+            _ = try journal.append(payload: payload, committedMs: now)
         } catch {
             if error.code == ENOSPC || error.code == EDQUOT { waitingForRoom = true }
             writable.set(false)
-            // Nothing counted: the claims go back, last first (an id is claimed twice in one
-            // append only when the retention is not positive).
-            for claim in claimed.reversed() {
-                if let replaced = claim.replaced {
-                    recentIDs.updateValue(replaced, for: claim.digest)
-                } else {
-                    recentIDs.remove(claim.digest)
-                }
-            }
-            uncapturedIDs.truncate(to: uncapturedBefore)
+            giveBack(uncapturedBefore)
             return .failure(error)
         }
         waitingForRoom = false
@@ -199,6 +198,19 @@ final class SQLiteWriter: @unchecked Sendable {
             lastPruneMs = now
         }
         return .success(result)
+    }
+
+    /// Nothing counted: the ids the write claimed go back, last first (an id is claimed twice in
+    /// one append only when the retention is not positive). Callers hold `lock`.
+    private func giveBack(_ uncapturedBefore: (bytes: Int, count: Int, newestMs: Int64)) {
+        for claim in claimed.reversed() {
+            if let replaced = claim.replaced {
+                recentIDs.updateValue(replaced, for: claim.digest)
+            } else {
+                recentIDs.remove(claim.digest)
+            }
+        }
+        uncapturedIDs.truncate(to: uncapturedBefore)
     }
 
     /// After a write failed for lack of space, fails until the file system has room again.
