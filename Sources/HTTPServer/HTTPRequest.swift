@@ -60,4 +60,11 @@ public struct HTTPRequest: Sendable {
     public func header(_ name: String) -> String? {
         fields.value(named: name)
     }
+
+    /// `classify` applied to the bytes of the first header field called `name` (compared
+    /// case-insensitively), without making a `String`; `nil` when there is none. An `Int`, not a
+    /// generic result: across the module boundary a generic one cost more than the `String`.
+    public func withHeader(_ name: String, _ classify: (UnsafeRawBufferPointer) -> Int) -> Int? {
+        fields.withValue(named: name, classify)
+    }
 }

@@ -1,3 +1,4 @@
+import HTTPServer
 import Testing
 
 @testable import ProgressService
@@ -81,5 +82,23 @@ struct SupportTests {
         #expect(BodyFormat(contentType: "application/json; charset=latin1") == nil)
         #expect(BodyFormat(contentType: "application/x-www-form-urlencoded") == nil)
         #expect(BodyFormat(contentType: nil) == nil)
+    }
+
+    @Test(
+        "a request's content type reads as its header field's text does, on the fast path or off it",
+        arguments: [
+            "application/json", "application/json; charset=utf-8", "text/plain;charset=UTF-8",
+            "application/x-ndjson", "Application/JSON", "application/json;charset=utf-8",
+            "text/plain", "application/jsonl", "application/json; charset=latin1", "application/jsox",
+            "image/png", "", "application/x-ndjsom", "text/plain;charset=UTF-9",
+        ])
+    func contentTypeOfRequest(value: String) {
+        let request = HTTPRequest(method: "POST", path: "/v1/events", headers: [("content-type", value)])
+        #expect(BodyFormat(of: request) == BodyFormat(contentType: value))
+    }
+
+    @Test("a request without a content type has no format")
+    func noContentType() {
+        #expect(BodyFormat(of: HTTPRequest(method: "POST", path: "/v1/events")) == nil)
     }
 }

@@ -1,3 +1,5 @@
+import HTTPServer
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -10,6 +12,32 @@ enum BodyFormat: Sendable, Equatable {
     case json
     /// One event object per line (`application/x-ndjson`).
     case ndjson
+
+    /// The format `request`'s `Content-Type` names; `nil` for none, or one the ingest routes do
+    /// not take (415). What clients send almost always is recognised on the field's bytes.
+    init?(of request: HTTPRequest) {
+        // 1: JSON, 2: NDJSON, 0: anything else, to be taken apart as a String.
+        let common = request.withHeader("Content-Type") { bytes -> Int in
+            switch bytes.count {
+            case 16: Self.equal(bytes, "application/json") ? 1 : 0
+            case 20: Self.equal(bytes, "application/x-ndjson") ? 2 : 0
+            case 24: Self.equal(bytes, "text/plain;charset=UTF-8") ? 1 : 0
+            case 31: Self.equal(bytes, "application/json; charset=utf-8") ? 1 : 0
+            default: 0
+            }
+        }
+        switch common {
+        case 1: self = .json
+        case 2: self = .ndjson
+        case 0: self.init(contentType: request.header("Content-Type"))
+        default: return nil
+        }
+    }
+
+    /// Whether `bytes` are `literal`'s, whose length the caller has checked.
+    private static func equal(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
+        memcmp(bytes.baseAddress!, literal.utf8Start, bytes.count) == 0
+    }
 
     /// `nil` for a media type the ingest routes do not take (415).
     init?(contentType: String?) {

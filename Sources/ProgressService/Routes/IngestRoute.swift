@@ -12,7 +12,7 @@ extension ProgressService {
         var batch = PreparedBatch(nowMs: nowMs, bodyBytes: request.body.count)
         let single: DecodedEvent?
         do throws(APIError) {
-            guard let format = BodyFormat(contentType: request.header("Content-Type")) else {
+            guard let format = BodyFormat(of: request) else {
                 throw APIError.unsupportedMediaType(request.header("Content-Type"))
             }
             single = try EventBatch.decode(request.body, format: format, using: EventDecoder(), into: &batch)
@@ -133,7 +133,7 @@ extension ProgressService {
 
     /// `POST /v1/progress`: the figures of one event, nothing stored.
     func progress(_ request: HTTPRequest) throws(APIError) -> Reply {
-        guard let format = BodyFormat(contentType: request.header("Content-Type")), format == .json else {
+        guard let format = BodyFormat(of: request), format == .json else {
             throw .unsupportedMediaType(request.header("Content-Type"))
         }
         guard
