@@ -31,24 +31,33 @@ extension SQLiteCheckpointer {
         let upsert = try state.cached(
             "INSERT INTO snapshots (name, data) VALUES (?1, ?2) "
                 + "ON CONFLICT (name) DO UPDATE SET data = excluded.data")
-        try upsert.bind(1, name)
-        try upsert.bind(2, blob: data.count <= size ? data : Array(data[..<size]))
-        try upsert.run()
         var part = 0
-        if data.count > size {
-            let insert = try state.cached(
-                "INSERT INTO snapshot_parts (name, part, data) VALUES (?1, ?2, ?3) "
-                    + "ON CONFLICT (name, part) DO UPDATE SET data = excluded.data")
-            var start = size
-            while start < data.count {
-                part += 1
-                try insert.bind(1, name)
-                try insert.bind(2, Int64(part))
-                try insert.bind(3, blob: Array(data[start..<min(start + size, data.count)]))
-                try insert.run()
-                start += size
+        // The parts are bound in place: SQLite reads them out of `data` while each row is written.
+        let written = data.withUnsafeBytes { whole in
+            Result { () throws(StoreError) in
+                try upsert.bind(1, name)
+                try upsert.bind(
+                    2, blobInPlace: UnsafeRawBufferPointer(rebasing: whole[..<min(size, whole.count)]))
+                try upsert.run()
+                guard whole.count > size else { return }
+                let insert = try state.cached(
+                    "INSERT INTO snapshot_parts (name, part, data) VALUES (?1, ?2, ?3) "
+                        + "ON CONFLICT (name, part) DO UPDATE SET data = excluded.data")
+                var start = size
+                while start < whole.count {
+                    part += 1
+                    try insert.bind(1, name)
+                    try insert.bind(2, Int64(part))
+                    try insert.bind(
+                        3,
+                        blobInPlace: UnsafeRawBufferPointer(
+                            rebasing: whole[start..<min(start + size, whole.count)]))
+                    try insert.run()
+                    start += size
+                }
             }
         }
+        try written.get()
         guard hadParts else { return }
         let spare = try state.cached("DELETE FROM snapshot_parts WHERE name = ?1 AND part > ?2")
         try spare.bind(1, name)
