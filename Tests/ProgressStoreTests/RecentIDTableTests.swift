@@ -63,20 +63,21 @@ struct RecentIDTableTests {
     }
 
     @Test(
-        "an event's digest is that of its deduplication key, whatever its strings",
+        "an event's key keeps its format and its digest is the key's, whatever its strings",
         arguments: [
             ("/a", "r1", "e1"), ("/blog/how-to-read", "reader-0123456789", "0001"),
             ("/é", "e\u{301}", "ü"),
             (String(repeating: "a", count: 256), String(repeating: "b", count: 128), "c"),
-            // Longer than the stack buffer: only the library API takes such strings.
+            // Longer than HTTP allows: only the library API takes such strings.
             (String(repeating: "x", count: 900), String(repeating: "y", count: 200), "z"),
         ])
     func digestOfEvent(article: String, reader: String, id: String) throws {
         let record = event(article, reader, id: id)
         let key = try #require(record.deduplicationKey)
+        // The format saved ids and journal replays depend on, spelled out as earlier releases made it.
+        #expect(key == "\(article.utf8.count):\(article)\(reader.utf8.count):\(reader)\(id)")
         let digest = try #require(record.withDeduplicationKey { IDDigest(of: $0) })
         #expect(digest == IDDigest(of: ExactKey(key)))
-        #expect(record.withDeduplicationKey { String(decoding: $0, as: UTF8.self) } == key)
         #expect(event(article, reader).withDeduplicationKey { _ in true } == nil)
         // The lengths keep apart triples whose concatenations agree.
         let shifted = event(article + "1", reader, id: id)

@@ -126,18 +126,17 @@ final class SQLiteCheckpointer: @unchecked Sendable {
                 ids[key] = max(ids[key] ?? .min, seenMs)
             }
         }
+        // Into a blob with the next checkpoint, which deletes the rows (expired ones too).
+        idRows = try state.integer("SELECT EXISTS (SELECT 1 FROM recent_ids)") != 0
         let rowsOfIDs = try state.cached("SELECT key, seen_ms FROM recent_ids WHERE seen_ms > ?1")
         defer { rowsOfIDs.reset() }
         try rowsOfIDs.bind(1, sinceMs)
         while try rowsOfIDs.step() {
-            // Into a blob with the next checkpoint, which deletes the rows.
-            idRows = true
             let key = ExactKey(rowsOfIDs.string(0))
             let seenMs = rowsOfIDs.int64(1)
             ids[key] = max(ids[key] ?? .min, seenMs)
             withUTF8(of: key.string) { pendingIDs.append($0, seenMs: seenMs) }
         }
-        if !idRows { idRows = try state.integer("SELECT EXISTS (SELECT 1 FROM recent_ids)") != 0 }
         let saved = try state.cached(
             "SELECT value FROM meta WHERE key = 'recent_ids' OR key GLOB 'recent_ids.*'")
         defer { saved.reset() }
