@@ -34,7 +34,7 @@ let package = Package(
             dependencies: ["ProgressService", "ProgressStore", "HTTPServer"],
             swiftSettings: strict),
         .executableTarget(
-            name: "bench-ceiling", dependencies: ["CMicroHTTPD"], swiftSettings: strict),
+            name: "bench-ceiling", dependencies: ["CMicroHTTPD", "HTTPServer"], swiftSettings: strict),
         // libFuzzer target for the ingest path: built with -sanitize=fuzzer,address by scripts/fuzz,
         // and as a replayer of saved inputs in the normal build.
         .executableTarget(

@@ -21,7 +21,7 @@ enum BareHandler {
     }
 
     /// The size and shape of the service's answer to one event.
-    private static let serviceBody = Array(
+    static let serviceBody = Array(
         (#"{"accepted":1,"progress":0.4313725490196078,"percent":"43%","seenDepth":0.6192263056092843,"#
             + #""scrollable":true}"#).utf8)
 

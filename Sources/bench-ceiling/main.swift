@@ -1,7 +1,9 @@
 // bench-ceiling: a bare libmicrohttpd server, configured like the service's HTTP layer, that
 // answers every request with 204 (or, with `--answer service`, as the service answers an event).
-// Its throughput is the ceiling the service is measured against.
+// Its throughput is the ceiling the service is measured against. With `--http-layer` it serves
+// through the service's own HTTP layer instead, with nothing behind it (see FixedResponder).
 import CMicroHTTPD
+import HTTPServer
 
 #if canImport(Glibc)
     import Glibc
@@ -20,6 +22,8 @@ var connectionMemory = 24_576
 // libmicrohttpd's worker threads; 0: one per core (the service runs two per core, which does
 // not help this server: measured, it answers as many requests or fewer with four than with two).
 var threadCount = 0
+// Serve through HTTPServer (the service's HTTP layer) instead of a bare daemon.
+var throughHTTPLayer = false
 // Busy work before each answer (what a given cost a request does to throughput), and the answer.
 let configuration = UnsafeMutablePointer<BareHandler.Configuration>.allocate(capacity: 1)
 configuration.initialize(to: BareHandler.Configuration())
@@ -52,15 +56,21 @@ while let argument = arguments.popFirst() {
         case "service": configuration.pointee.answersLikeService = true
         default: fail("--answer needs 204 or service")
         }
+    case "--http-layer":
+        throughHTTPLayer = true
     case "--help", "-h":
         print(
             "usage: bench-ceiling [--port N] [--connection-memory BYTES] [--threads N] [--busy-ns N] [--answer 204|service]\n"
+                + "       bench-ceiling --http-layer [--port N] [--connection-memory BYTES] [--threads N]\n"
                 + "  --port: default 8090; 0 picks a free port\n"
                 + "  --connection-memory: per-connection memory, default 24576 as the service; 0: libmicrohttpd's 32 KiB\n"
                 + "  --threads: worker threads, default 0: one per core\n"
                 + "  --busy-ns: spin this long before each answer, default 0: a stand-in for a handler's work\n"
                 + "  --answer: 204 (default), or service: 202 with a JSON body and header fields like the service's\n"
-                + "    answer to one event, the response built for each request"
+                + "    answer to one event, the response built for each request\n"
+                + "  --http-layer: serve through the service's HTTP layer (HTTPServer, by default with twice as many\n"
+                + "    threads as cores, as the service) and answer every request as the service answers an event,\n"
+                + "    with nothing behind it: no decoding, no store, no log"
         )
         exit(0)
     default:
@@ -76,12 +86,32 @@ sigaddset(&stopSignals, SIGINT)
 sigaddset(&stopSignals, SIGTERM)
 pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
 
+let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+if throughHTTPLayer {
+    let server = HTTPServer(
+        configuration: HTTPServerConfiguration(
+            port: port, threads: threadCount > 0 ? threadCount : min(256, 2 * cores),
+            connectionMemoryBytes: connectionMemory > 0 ? connectionMemory : 32_768),
+        responder: FixedResponder())
+    let bound: UInt16
+    do {
+        bound = try server.start()
+    } catch {
+        fail("cannot listen on 127.0.0.1:\(port): \(error)")
+    }
+    print("listening on http://127.0.0.1:\(bound)")
+    fflush(nil)
+    var received: Int32 = 0
+    sigwait(&stopSignals, &received)
+    server.stop()
+    exit(0)
+}
+
 var address = sockaddr_in()
 address.sin_family = sa_family_t(AF_INET)
 address.sin_port = port.bigEndian
 address.sin_addr.s_addr = inet_addr("127.0.0.1")
 
-let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 let started: OpaquePointer? = withUnsafePointer(to: &address) { pointer in
     pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
         var options = cmhd_daemon_options(
