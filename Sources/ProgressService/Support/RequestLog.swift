@@ -23,9 +23,19 @@ public final class RequestLog: Sendable {
         case line(ms: Int64, text: String)
     }
 
+    /// What flushing keeps from one flush to the next.
+    private struct Formatting {
+        /// The current second and its text.
+        var cache: (second: Int64, text: [UInt8]) = (-1, [])
+        /// The lines are formatted here. Kept, not made anew each flush: a flush's text is
+        /// often past the size above which malloc maps memory of its own (see `tuneAllocator`),
+        /// and a new mapping each time would cost a page fault every 4 KiB and an unmapping.
+        var buffer: [UInt8] = []
+    }
+
     private let pending = Mutex<[Entry]>([])
-    /// Held while flushing; guards the cache of the current second's text.
-    private let formatting = Mutex<(second: Int64, text: [UInt8])>((-1, []))
+    /// Held while flushing.
+    private let formatting = Mutex(Formatting())
     private let enabled: Bool
     private static let flushThreshold = 4096
 
@@ -64,7 +74,7 @@ public final class RequestLog: Sendable {
     /// Formats and writes out whatever is waiting. One flush at a time (the formatting lock is
     /// held throughout), so lines come out in the order they were recorded.
     public func flush() {
-        formatting.withLock { cache in
+        formatting.withLock { state in
             let entries = pending.withLock { entries -> [Entry] in
                 defer { entries.removeAll(keepingCapacity: true) }
                 return entries
@@ -79,8 +89,11 @@ public final class RequestLog: Sendable {
                 case .line(_, let text): return total + Self.timestampLength + 2 + text.utf8.count
                 }
             }
-            let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
-                var line = LineWriter(buffer)
+            if state.buffer.count < capacity { state.buffer = [UInt8](repeating: 0, count: capacity) }
+            var cache = state.cache
+            defer { state.cache = cache }
+            state.buffer.withUnsafeMutableBufferPointer { buffer in
+                var line = LineWriter(UnsafeMutableBufferPointer(rebasing: buffer[..<capacity]))
                 for entry in entries {
                     switch entry {
                     case .request(let record):
@@ -105,12 +118,9 @@ public final class RequestLog: Sendable {
                         line.byte(0x0A)
                     }
                 }
-                count = line.count
-            }
-            bytes.withUnsafeBytes { raw in
                 var offset = 0
-                while offset < raw.count {
-                    let written = write(2, raw.baseAddress! + offset, raw.count - offset)
+                while offset < line.count {
+                    let written = write(2, buffer.baseAddress! + offset, line.count - offset)
                     if written <= 0 { return }
                     offset += written
                 }

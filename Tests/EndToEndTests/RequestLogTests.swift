@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+/// The request log (on by default): one line a request on standard error, in order, whole.
+@Suite("The request log")
+struct RequestLogTests {
+    @Test(
+        "a line for every request, in order, whole, over flushes of many sizes (each reusing the last's buffer)"
+    )
+    func everyRequestOneLine() throws {
+        let folder = try TemporaryDirectory()
+        let logURL = folder.url.appendingPathComponent("stderr.log")
+        #expect(FileManager.default.createFile(atPath: logURL.path, contents: nil))
+        let process = Process()
+        process.executableURL = ServerProcess.executable
+        process.arguments = ["serve", "--port", "0", "--store", "memory:", "--log-requests", "true"]
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        // A file, not a pipe: nothing here reads while the server writes, and a full pipe would
+        // stall it.
+        process.standardError = try FileHandle(forWritingTo: logURL)
+        try process.run()
+        defer {
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
+        }
+        var started = Data()
+        while !started.contains(0x0A), process.isRunning {
+            started.append(stdout.fileHandleForReading.availableData)
+        }
+        let line = String(decoding: started, as: UTF8.self)
+        let port = try #require(
+            line.split(separator: ":").last.flatMap { UInt16($0.filter(\.isNumber)) }, "\(line)")
+
+        // Events over one connection, flushed every 100 ms in batches of a few hundred; then two
+        // requests of other routes, flushed on their own, into a buffer a larger flush has used.
+        let connection = try Connection(port: port)
+        let events = 3000
+        for n in 0..<events {
+            let body = Scenario.event(
+                article: "/log/article", reader: "r\(n % 300)", y: 100,
+                timeMs: Scenario.midnight(daysAgo: 0) + 1)
+            let response = try connection.exchange(
+                method: "POST", target: "/v1/events", headers: [("Content-Type", "application/json")],
+                body: Array(body.utf8))
+            #expect(response.status == 202)
+        }
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(
+            try connection.exchange(method: "GET", target: "/healthz", headers: [], body: []).status == 200)
+        #expect(
+            try connection.exchange(method: "GET", target: "/nowhere", headers: [], body: []).status == 404)
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+
+        let lines = try String(contentsOf: logURL, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.last == "", "the log ends with a whole line")
+        // `2026-11-30T09:00:00.123Z POST /v1/events 202 0.840ms`; `… stopped` and the other
+        // lifecycle lines.
+        let requestLine = #/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z (GET|POST) (\S+) (\d{3}) \d+\.\d{3}ms/#
+        let lifecycleLine = #/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z [a-z].*/#
+        var requests: [(method: Substring, route: Substring, status: Substring)] = []
+        for line in lines.dropLast() {
+            if let match = try requestLine.wholeMatch(in: line) {
+                requests.append((match.output.1, match.output.2, match.output.3))
+            } else {
+                #expect(try lifecycleLine.wholeMatch(in: line) != nil, "not a log line: \(line)")
+            }
+        }
+        #expect(requests.count == events + 2)
+        #expect(requests.prefix(events).allSatisfy { $0 == ("POST", "/v1/events", "202") })
+        #expect(
+            requests.dropFirst(events).map { "\($0.method) \($0.route) \($0.status)" } == [
+                "GET /healthz 200", "GET unmatched 404",
+            ])
+    }
+}
