@@ -31,58 +31,87 @@ enum ArticleCodec {
 
     /// `article`'s bytes, stamped with `mark`.
     static func encode(_ article: ArticleIndex, mark: Int64) -> [UInt8] {
-        let readers = article.names.count
-        let others = article.otherDays.count
         let wide = article.wideValues
-        let least = article.histograms.map { [$0.progress.leastValues, $0.seenDepth.leastValues] }
-        let arenas = article.names.arenaBytes
-        let nameBytes = arenas.reduce(0) { $0 + $1.count }
-        var name = article.name
-        let size =
-            headerSize + name.utf8.count + nameBytes + readers * recordSize + others * (recordSize + 4)
-            + wide.count * wideSize + (least == nil ? 0 : 2 * DepthHistogram.binCount * 8) + 8
+        let size = encodedSize(article, wideCount: wide.count)
         return [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
-            var out = ByteWriter(UnsafeMutableRawBufferPointer(buffer))
-            out.write(format)
-            out.write(UInt8(least == nil ? 0 : 1))
-            out.write(UInt16(0))
-            name.withUTF8 { utf8 in
-                out.write(UInt32(utf8.count))
-                out.write(utf8)
+            // One piece the size of the whole: written in place, handed over once, at the end.
+            var out = PieceWriter(UnsafeMutableRawBufferPointer(buffer)) { _ throws(StoreError) in }
+            do throws(StoreError) {
+                try write(article, mark: mark, wide: wide, into: &out)
+            } catch {
+                preconditionFailure("a sink that never fails failed")
             }
-            out.write(article.version)
-            out.write(mark)
-            out.write(UInt32(readers))
-            out.write(UInt32(others))
-            out.write(UInt32(wide.count))
-            for arena in arenas {
-                arena.withUnsafeBufferPointer { out.write($0) }
-            }
-            article.firstDays.records.forEachChunk { _, records in
-                for record in records { out.write(record) }
-            }
-            let owners = article.otherOwners
-            article.otherDays.records.forEachChunk { start, records in
-                for (offset, record) in records.enumerated() {
-                    out.write(record)
-                    out.write(UInt32(owners[start + offset]))
-                }
-            }
-            for value in wide {
-                out.write(value.column)
-                out.write(UInt32(value.record))
-                out.write(value.value)
-            }
-            for values in least ?? [] {
-                for value in values { out.write(value) }
-            }
-            out.write(
-                XXH64.hash(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[..<out.offset])))
-            precondition(out.offset == size, "article snapshot size miscounted")
+            precondition(out.written == size, "article snapshot size miscounted")
             initialized = size
         }
     }
 
+    /// `article`'s bytes, stamped with `mark`, handed to `sink` in order in pieces of
+    /// `pieceBytes` (the last one shorter): an article of any size encoded in that much memory.
+    /// Returns the size of the whole; rethrows what `sink` throws.
+    @discardableResult
+    static func encode(
+        _ article: ArticleIndex, mark: Int64, pieceBytes: Int,
+        into sink: (UnsafeRawBufferPointer) throws(StoreError) -> Void
+    ) throws(StoreError) -> Int {
+        let wide = article.wideValues
+        let size = encodedSize(article, wideCount: wide.count)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(
+            byteCount: max(1, min(pieceBytes, size)), alignment: 8)
+        defer { buffer.deallocate() }
+        try withoutActuallyEscaping(sink) { (sink) throws(StoreError) in
+            var out = PieceWriter(buffer, sink: sink)
+            try write(article, mark: mark, wide: wide, into: &out)
+            precondition(out.written == size, "article snapshot size miscounted")
+        }
+        return size
+    }
+
+    /// How many bytes `encode` makes of `article`, which holds `wideCount` ``ArticleIndex/wideValues``.
+    private static func encodedSize(_ article: ArticleIndex, wideCount: Int) -> Int {
+        let nameBytes = article.names.arenaBytes.reduce(0) { $0 + $1.count }
+        return headerSize + article.name.utf8.count + nameBytes + article.names.count * recordSize
+            + article.otherDays.count * (recordSize + 4) + wideCount * wideSize
+            + (article.histograms == nil ? 0 : 2 * DepthHistogram.binCount * 8) + 8
+    }
+
+    private static func write(
+        _ article: ArticleIndex, mark: Int64, wide: [(column: UInt8, record: Int32, value: Int64)],
+        into out: inout PieceWriter
+    ) throws(StoreError) {
+        let least = article.histograms.map { [$0.progress.leastValues, $0.seenDepth.leastValues] }
+        let name = Array(article.name.utf8)
+        try out.write(format)
+        try out.write(UInt8(least == nil ? 0 : 1))
+        try out.write(UInt16(0))
+        try out.write(UInt32(name.count))
+        try out.write(name)
+        try out.write(article.version)
+        try out.write(mark)
+        try out.write(UInt32(article.names.count))
+        try out.write(UInt32(article.otherDays.count))
+        try out.write(UInt32(wide.count))
+        for arena in article.names.arenaBytes { try out.write(arena) }
+        try article.firstDays.records.forEachChunk { (_, records) throws(StoreError) in
+            for record in records { try out.write(record) }
+        }
+        let owners = article.otherOwners
+        try article.otherDays.records.forEachChunk { (start, records) throws(StoreError) in
+            for (offset, record) in records.enumerated() {
+                try out.write(record)
+                try out.write(UInt32(owners[start + offset]))
+            }
+        }
+        for value in wide {
+            try out.write(value.column)
+            try out.write(UInt32(value.record))
+            try out.write(value.value)
+        }
+        for values in least ?? [] {
+            for value in values { try out.write(value.bitPattern) }
+        }
+        try out.finish()
+    }
 }
 
 extension ArticleIndex {
@@ -122,37 +151,85 @@ extension ArticleIndex {
     }
 }
 
-/// Writes little-endian numbers into memory the caller has sized exactly.
-struct ByteWriter {
-    private let base: UnsafeMutableRawPointer
-    private(set) var offset = 0
+/// Writes little-endian numbers into a buffer, handing it to a sink whenever it is full and at
+/// the end, and closes with the XXH64 of every byte before: an encoding of any size in memory of
+/// the buffer's.
+struct PieceWriter {
+    private let buffer: UnsafeMutableRawBufferPointer
+    private let sink: (UnsafeRawBufferPointer) throws(StoreError) -> Void
+    private var offset = 0
+    private var hasher = XXH64.Stream()
+    /// Bytes handed to the sink so far.
+    private(set) var handedOver = 0
 
-    init(_ buffer: UnsafeMutableRawBufferPointer) {
-        base = buffer.baseAddress!
+    init(
+        _ buffer: UnsafeMutableRawBufferPointer,
+        sink: @escaping (UnsafeRawBufferPointer) throws(StoreError) -> Void
+    ) {
+        self.buffer = buffer
+        self.sink = sink
     }
 
-    mutating func write<T: FixedWidthInteger>(_ value: T) {
-        base.storeBytes(of: value.littleEndian, toByteOffset: offset, as: T.self)
-        offset += MemoryLayout<T>.size
+    /// Bytes written so far, handed over or not.
+    var written: Int { handedOver + offset }
+
+    mutating func write<T: FixedWidthInteger>(_ value: T) throws(StoreError) {
+        let size = MemoryLayout<T>.size
+        if buffer.count - offset >= size {
+            buffer.baseAddress!.storeBytes(of: value.littleEndian, toByteOffset: offset, as: T.self)
+            offset += size
+        } else {
+            try withUnsafeBytes(of: value.littleEndian) { (bytes) throws(StoreError) in try write(bytes) }
+        }
     }
 
-    mutating func write(_ value: Double) {
-        write(value.bitPattern)
+    mutating func write(_ bytes: UnsafeRawBufferPointer) throws(StoreError) {
+        var rest = bytes
+        while !rest.isEmpty {
+            if offset == buffer.count { try flush() }
+            let taken = min(rest.count, buffer.count - offset)
+            (buffer.baseAddress! + offset).copyMemory(from: rest.baseAddress!, byteCount: taken)
+            offset += taken
+            rest = UnsafeRawBufferPointer(rebasing: rest[taken...])
+        }
     }
 
-    mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let source = bytes.baseAddress else { return }
-        (base + offset).copyMemory(from: source, byteCount: bytes.count)
-        offset += bytes.count
+    mutating func write(_ bytes: [UInt8]) throws(StoreError) {
+        var failure: StoreError?
+        bytes.withUnsafeBytes { bytes in
+            do throws(StoreError) { try write(bytes) } catch { failure = error }
+        }
+        if let failure { throw failure }
     }
 
-    mutating func write(_ record: DayRecord) {
-        write(record.day)
-        write(record.engaged)
+    mutating func write(_ record: DayRecord) throws(StoreError) {
+        try write(record.day)
+        try write(record.engaged)
         let events = min(record.narrowEvents, ArticleCodec.wideEventsMarker)
-        write(record.bits & ~(0xFF << DayRecord.eventsShift) | events << DayRecord.eventsShift)
-        write(record.maxProgress)
-        write(record.maxSeenDepth)
+        try write(record.bits & ~(0xFF << DayRecord.eventsShift) | events << DayRecord.eventsShift)
+        try write(record.maxProgress.bitPattern)
+        try write(record.maxSeenDepth.bitPattern)
     }
 
+    /// Hashes what the buffer holds and hands it over.
+    private mutating func flush() throws(StoreError) {
+        let full = UnsafeRawBufferPointer(rebasing: buffer[..<offset])
+        hasher.update(full)
+        try sink(full)
+        handedOver += offset
+        offset = 0
+    }
+
+    /// Writes the checksum and hands over the rest.
+    mutating func finish() throws(StoreError) {
+        hasher.update(UnsafeRawBufferPointer(rebasing: buffer[..<offset]))
+        let checksum = hasher.finish()
+        // The checksum is not part of what it covers: the bytes before it are hashed already.
+        hasher = XXH64.Stream()
+        try write(checksum)
+        let rest = UnsafeRawBufferPointer(rebasing: buffer[..<offset])
+        try sink(rest)
+        handedOver += offset
+        offset = 0
+    }
 }

@@ -29,6 +29,15 @@ extension MemoryIndex {
     static func encode(_ article: CapturedArticle, seq: Int64) -> [UInt8] {
         ArticleCodec.encode(article.index, mark: seq)
     }
+
+    /// The same bytes, handed to `sink` in pieces of `pieceBytes`; returns their total.
+    @discardableResult
+    static func encode(
+        _ article: CapturedArticle, seq: Int64, pieceBytes: Int,
+        into sink: (UnsafeRawBufferPointer) throws(StoreError) -> Void
+    ) throws(StoreError) -> Int {
+        try ArticleCodec.encode(article.index, mark: seq, pieceBytes: pieceBytes, into: sink)
+    }
 }
 
 /// Reads the little-endian varints and length-prefixed strings of the id blobs in `meta` that

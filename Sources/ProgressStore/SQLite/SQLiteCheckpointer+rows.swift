@@ -20,49 +20,45 @@ extension SQLiteCheckpointer {
         try expired.run()
     }
 
-    /// Writes `data` as article `name`'s snapshot: whole in `snapshots` when it fits in
-    /// `partBytes`, otherwise its first part there and the others in `snapshot_parts` (1, 2…),
-    /// removing parts an earlier, larger snapshot left. `hadParts`: the article may have parts
-    /// now. Callers hold a transaction.
+    /// Writes article `name`'s snapshot, which `encode` hands to the sink it is given in pieces
+    /// of `partSize(partBytes)` bytes: the first in `snapshots`, the others in `snapshot_parts`
+    /// (1, 2…), each row as its piece arrives — so that no more than a piece of an article is
+    /// held in memory at once — removing parts an earlier, larger snapshot left. `hadParts`: the
+    /// article may have parts now. Returns the snapshot's size. Callers hold a transaction.
+    @discardableResult
     static func writeSnapshot(
-        name: String, data: [UInt8], partBytes: Int, hadParts: Bool, in state: SQLiteConnection
-    ) throws(StoreError) {
-        let size = partSize(partBytes)
+        name: String, partBytes: Int, hadParts: Bool, in state: SQLiteConnection,
+        encode: ((UnsafeRawBufferPointer) throws(StoreError) -> Void) throws(StoreError) -> Int
+    ) throws(StoreError) -> Int {
         let upsert = try state.cached(
             "INSERT INTO snapshots (name, data) VALUES (?1, ?2) "
                 + "ON CONFLICT (name) DO UPDATE SET data = excluded.data")
-        var part = 0
-        // The parts are bound in place: SQLite reads them out of `data` while each row is written.
-        let written = data.withUnsafeBytes { whole in
-            Result { () throws(StoreError) in
+        let insert = try state.cached(
+            "INSERT INTO snapshot_parts (name, part, data) VALUES (?1, ?2, ?3) "
+                + "ON CONFLICT (name, part) DO UPDATE SET data = excluded.data")
+        var part: Int64 = 0
+        // Each piece is bound in place: SQLite reads it out of the encoder's buffer while the row
+        // is written, before the encoder fills the buffer again.
+        let size = try encode { (piece) throws(StoreError) in
+            if part == 0 {
                 try upsert.bind(1, name)
-                try upsert.bind(
-                    2, blobInPlace: UnsafeRawBufferPointer(rebasing: whole[..<min(size, whole.count)]))
+                try upsert.bind(2, blobInPlace: piece)
                 try upsert.run()
-                guard whole.count > size else { return }
-                let insert = try state.cached(
-                    "INSERT INTO snapshot_parts (name, part, data) VALUES (?1, ?2, ?3) "
-                        + "ON CONFLICT (name, part) DO UPDATE SET data = excluded.data")
-                var start = size
-                while start < whole.count {
-                    part += 1
-                    try insert.bind(1, name)
-                    try insert.bind(2, Int64(part))
-                    try insert.bind(
-                        3,
-                        blobInPlace: UnsafeRawBufferPointer(
-                            rebasing: whole[start..<min(start + size, whole.count)]))
-                    try insert.run()
-                    start += size
-                }
+            } else {
+                try insert.bind(1, name)
+                try insert.bind(2, part)
+                try insert.bind(3, blobInPlace: piece)
+                try insert.run()
             }
+            part += 1
         }
-        try written.get()
-        guard hadParts else { return }
-        let spare = try state.cached("DELETE FROM snapshot_parts WHERE name = ?1 AND part > ?2")
-        try spare.bind(1, name)
-        try spare.bind(2, Int64(part))
-        try spare.run()
+        if hadParts {
+            let spare = try state.cached("DELETE FROM snapshot_parts WHERE name = ?1 AND part > ?2")
+            try spare.bind(1, name)
+            try spare.bind(2, part - 1)
+            try spare.run()
+        }
+        return size
     }
 
     /// The articles saved in parts.

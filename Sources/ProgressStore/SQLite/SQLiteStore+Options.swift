@@ -19,7 +19,8 @@ extension SQLiteStore {
         /// How long after a checkpoint the next one comes when anything changed, however little
         /// (checkpoints also come whenever the journal has grown as large as the saved articles).
         public var checkpointIntervalMs: Int64
-        /// The largest blob an article's snapshot takes before it is saved in parts.
+        /// The largest blob an article's snapshot takes before it is saved in parts; also how much
+        /// of an encoded article a checkpoint holds in memory at once.
         public var snapshotPartBytes: Int
         /// The wall clock in ms since the epoch, against which event ids age. Tests move it.
         public var clock: @Sendable () -> Int64
@@ -27,7 +28,7 @@ extension SQLiteStore {
         public init(
             journalCapacityBytes: Int64? = nil, busyTimeoutMs: Int32 = 5_000,
             idRetentionMs: Int64 = 86_400_000, pruneIntervalMs: Int64 = 60_000, fsyncEachCommit: Bool = false,
-            checkpointIntervalMs: Int64 = 30_000, snapshotPartBytes: Int = 512 << 20,
+            checkpointIntervalMs: Int64 = 30_000, snapshotPartBytes: Int = 64 << 20,
             clock: @escaping @Sendable () -> Int64 = Options.wallClockMs
         ) {
             self.journalCapacityBytes = journalCapacityBytes
