@@ -179,6 +179,20 @@ struct SQLiteStoreDurabilityTests {
         }
     }
 
+    @Test("a checkpoint leaves SQLite's write-ahead log empty, so a restart after a crash has none of it to read")
+    func checkpointEmptiesTheLog() async throws {
+        let folder = try TemporaryFolder()
+        let store = try SQLiteStore(path: folder.databasePath)
+        defer { store.close() }
+        _ = try await store.append((0..<2_000).map { event("/wal", "reader-\($0)", at: Int64($0)) })
+        try store.checkpointNow()
+        let log = folder.databasePath + "-wal"
+        let size = try FileManager.default.attributesOfItem(atPath: log)[.size] as? Int
+        #expect(size == 0, "\(size ?? -1) bytes left in \(log)")
+        // What the checkpoint saved is in the database itself: a second connection reads it.
+        #expect(try rowCount("snapshots", in: folder) == 1)
+    }
+
     @Test("an id repeats only within its article and reader")
     func idScope() async throws {
         let store = try SQLiteStore(path: ":memory:")

@@ -272,6 +272,11 @@ final class SQLiteCheckpointer: @unchecked Sendable {
                 + "+ (SELECT coalesce(sum(length(data)), 0) FROM snapshot_parts)")
         lastSnapshotBytes = sizes ?? lastSnapshotBytes
         lastCheckpointMs = options.clock()
+        // The transaction's pages are copied from SQLite's write-ahead log into the database and
+        // the log cut to nothing: left, a large save's frames (hundreds of MB for an article of
+        // millions of readers) stay in the log until the next save, and a restart after a crash
+        // must read them all again to rebuild the log's index. Nothing depends on it succeeding.
+        try? state.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         journal?.removeSegments(foldedThrough: foldedSeq)
     }
 
