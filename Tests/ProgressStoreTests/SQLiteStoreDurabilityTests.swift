@@ -179,7 +179,7 @@ struct SQLiteStoreDurabilityTests {
         }
     }
 
-    @Test("a checkpoint leaves SQLite's write-ahead log empty, so a restart after a crash has none of it to read")
+    @Test("a checkpoint leaves SQLite's write-ahead log empty, for a restart after a crash to read")
     func checkpointEmptiesTheLog() async throws {
         let folder = try TemporaryFolder()
         let store = try SQLiteStore(path: folder.databasePath)
