@@ -179,7 +179,7 @@ struct SQLiteStoreDurabilityTests {
         }
     }
 
-    @Test("a checkpoint leaves SQLite's write-ahead log empty, for a restart after a crash to read")
+    @Test("after a checkpoint SQLite's write-ahead log is empty: nothing for a restart to read")
     func checkpointEmptiesTheLog() async throws {
         let folder = try TemporaryFolder()
         let store = try SQLiteStore(path: folder.databasePath)
