@@ -23,6 +23,8 @@ final class ServerProcess: @unchecked Sendable {
         process.executableURL = Self.executable
         process.arguments = ["serve", "--port", "0", "--store", store, "--log-requests", "false"] + arguments
         var env = ProcessInfo.processInfo.environment
+        // A crash prints its backtrace to standard error, which `stop()` shows.
+        env["SWIFT_BACKTRACE"] = "enable=yes,interactive=no"
         for (key, value) in environment { env[key] = value }
         process.environment = env
         let stdout = Pipe()
@@ -61,12 +63,18 @@ final class ServerProcess: @unchecked Sendable {
 
     func client() -> HTTPClient { HTTPClient(port: port) }
 
-    /// SIGTERM, then waits for the exit status.
+    /// SIGTERM, then waits for the exit status. A server that did not exit with status 0 (a
+    /// crash, say) has its standard error printed into the test's output.
     @discardableResult
     func stop() -> Int32 {
         if process.isRunning {
             process.terminate()
             process.waitUntilExit()
+        }
+        if process.terminationReason == .uncaughtSignal || process.terminationStatus != 0 {
+            let log = String(decoding: stderrPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let how = process.terminationReason == .uncaughtSignal ? "signal" : "status"
+            print("reading-progress ended with \(how) \(process.terminationStatus); standard error:\n\(log)")
         }
         return process.terminationStatus
     }
