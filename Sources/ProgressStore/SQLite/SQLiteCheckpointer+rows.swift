@@ -1,6 +1,15 @@
+/// What a checkpoint saves, taken at one instant under the writer's lock: the journal's last
+/// seq, the articles changed since the last checkpoint (copy-on-write snapshots), and the
+/// deduplication ids acknowledged since the last capture.
+struct CheckpointCapture: @unchecked Sendable {
+    var seq: Int64
+    var articles: [CapturedArticle]
+    var newIDs: IDKeyList
+}
+
 /// How a checkpoint lays out what it saves in rows: event ids in blobs of many, added and deleted
 /// as they come and go, and an article too large for one blob in parts (SQLite takes no blob over
-/// 10⁹ bytes: an article of some 13 million readers is more than that).
+/// 10⁹ bytes: an article of some 20 million readers is more than that).
 extension SQLiteCheckpointer {
     /// Adds `ids` (acknowledged since the last checkpoint) to `recent_id_chunks`, as blobs of up
     /// to 64 MiB, and deletes the chunks whose newest id was seen at or before `horizon`: work in

@@ -1,14 +1,5 @@
 import Foundation
 
-/// What a checkpoint saves, taken at one instant under the writer's lock: the journal's last
-/// seq, the articles changed since the last checkpoint (copy-on-write snapshots), and the
-/// deduplication ids acknowledged since the last capture.
-struct CheckpointCapture: @unchecked Sendable {
-    var seq: Int64
-    var articles: [CapturedArticle]
-    var newIDs: IDKeyList
-}
-
 /// Saves the in-memory index into the SQLite database, in the background, so that the journal
 /// can be cut and a restart loads articles whole instead of replaying events.
 ///
@@ -224,9 +215,8 @@ final class SQLiteCheckpointer: @unchecked Sendable {
         var split: Set<ExactKey> = []
         do throws(StoreError) {
             try state.transaction { () throws(StoreError) in
-                // Each article is encoded as it is written, a part at a time: encoding reads the
-                // captured snapshots, which nothing else touches, and a checkpoint holds no more
-                // than one part of the encoding (the whole of a 10M-reader article is ~790 MB).
+                // Encoded as written, a part at a time (10M readers encode to ~470 MB); encoding
+                // reads the captured snapshots, which nothing else touches.
                 for article in taken.articles {
                     let size = try Self.writeSnapshot(
                         name: article.key.string, partBytes: options.snapshotPartBytes,
@@ -272,10 +262,8 @@ final class SQLiteCheckpointer: @unchecked Sendable {
                 + "+ (SELECT coalesce(sum(length(data)), 0) FROM snapshot_parts)")
         lastSnapshotBytes = sizes ?? lastSnapshotBytes
         lastCheckpointMs = options.clock()
-        // The transaction's pages are copied from SQLite's write-ahead log into the database and
-        // the log cut to nothing: left, a large save's frames (hundreds of MB for an article of
-        // millions of readers) stay in the log until the next save, and a restart after a crash
-        // must read them all again to rebuild the log's index. Nothing depends on it succeeding.
+        // Left in SQLite's write-ahead log, a large save (hundreds of MB) would be read again by a
+        // restart after a crash; copied into the database and cut, it is not. Best effort.
         try? state.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         journal?.removeSegments(foldedThrough: foldedSeq)
     }
