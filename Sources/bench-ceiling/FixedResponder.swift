@@ -9,7 +9,6 @@ import HTTPServer
 /// Kept out of `main.swift`, whose top-level code is main-actor isolated, because
 /// libmicrohttpd calls it on its own threads.
 struct FixedResponder: HTTPResponder {
-
     func respond(to request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
         reply(
             HTTPResponse(

@@ -29,14 +29,15 @@ extension SQLiteCheckpointer {
         try expired.run()
     }
 
-    /// Writes article `name`'s snapshot, which `encode` hands to the sink it is given in pieces
-    /// of `partSize(partBytes)` bytes: the first in `snapshots`, the others in `snapshot_parts`
-    /// (1, 2…), each row as its piece arrives — so that no more than a piece of an article is
-    /// held in memory at once — removing parts an earlier, larger snapshot left. `hadParts`: the
-    /// article may have parts now. Returns the snapshot's size. Callers hold a transaction.
+    /// Writes article `name`'s snapshot, which `encode` hands to the sink it is given a part at a
+    /// time (and returns the size of): the first part in `snapshots`, the others in
+    /// `snapshot_parts` (1, 2…), each row as its part arrives — so that no more than a part of an
+    /// article is held in memory at once — removing parts an earlier, larger snapshot left.
+    /// `hadParts`: the article may have parts now. Returns the snapshot's size. Callers hold a
+    /// transaction.
     @discardableResult
     static func writeSnapshot(
-        name: String, partBytes: Int, hadParts: Bool, in state: SQLiteConnection,
+        name: String, hadParts: Bool, in state: SQLiteConnection,
         encode: ((UnsafeRawBufferPointer) throws(StoreError) -> Void) throws(StoreError) -> Int
     ) throws(StoreError) -> Int {
         let upsert = try state.cached(

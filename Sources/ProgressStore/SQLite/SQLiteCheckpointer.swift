@@ -30,7 +30,7 @@ final class SQLiteCheckpointer: @unchecked Sendable {
     /// Each article's version as the last checkpoint saved it.
     private var saved: [ExactKey: UInt64] = [:]
     private var lastSnapshotBytes: Int64 = 0
-    /// Articles whose snapshot is in parts (see ``writeSnapshot(name:partBytes:hadParts:in:encode:)``).
+    /// Articles whose snapshot is in parts (see ``writeSnapshot(name:hadParts:in:encode:)``).
     private var parted: Set<ExactKey> = []
     /// Ids captured for checkpoints that failed, to save with the next.
     private var pendingIDs = IDKeyList()
@@ -219,8 +219,7 @@ final class SQLiteCheckpointer: @unchecked Sendable {
                 // reads the captured snapshots, which nothing else touches.
                 for article in taken.articles {
                     let size = try Self.writeSnapshot(
-                        name: article.key.string, partBytes: options.snapshotPartBytes,
-                        hadParts: parted.contains(article.key), in: state
+                        name: article.key.string, hadParts: parted.contains(article.key), in: state
                     ) { (sink) throws(StoreError) in
                         try MemoryIndex.encode(article, seq: taken.seq, pieceBytes: partSize, into: sink)
                     }
