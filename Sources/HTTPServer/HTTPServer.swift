@@ -81,8 +81,14 @@ public final class HTTPServer: Sendable {
         }
         guard let daemon = running else { return }
         core.draining.store(true, ordering: .relaxed)
+        // The listening socket is shut down at once, so that new connections are refused while
+        // requests drain, but closed only after `MHD_stop_daemon`: libmicrohttpd's worker threads
+        // may still be taking it out of their epoll sets, and a descriptor closed (or reused by
+        // another file) under them makes `epoll_ctl` fail, on which libmicrohttpd aborts the
+        // process (its header: "must not be closed until AFTER MHD_stop_daemon").
         let listener = MHD_quiesce_daemon(daemon)
-        if listener >= 0 { close(listener) }
+        if listener >= 0 { shutdown(listener, Int32(SHUT_RDWR)) }
+        defer { if listener >= 0 { close(listener) } }
         var drained = waitForPendingRequests(seconds: Self.drainTimeoutSeconds)
         // A keep-alive client may still send a request before it reads `Connection: close`:
         // from here on new requests are answered 503 without reaching the responder, and one

@@ -122,6 +122,46 @@ struct LifecycleTests {
         }
     }
 
+    @Test("while stop() waits for a request in flight, new connections are refused at once")
+    func refusesDuringDrain() throws {
+        let arrived = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let responder = TestResponder { request, reply in
+            arrived.signal()
+            DispatchQueue.global().async {
+                _ = release.wait(timeout: .now() + 5)
+                reply(echoResponse(request))
+            }
+        }
+        try withServer(responder) { server, port in
+            let connection = try RawConnection(port: port)
+            try connection.send("POST /inflight HTTP/1.1\r\nHost: t\r\nContent-Length: 2\r\n\r\nok")
+            #expect(arrived.wait(timeout: .now() + 5) == .success)
+            let stopped = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                server.stop()
+                stopped.signal()
+            }
+            // The listening socket stays open until the daemon has stopped (libmicrohttpd's
+            // threads may still use it) but takes no connection meanwhile: a client is refused
+            // rather than left waiting in the backlog.
+            var refused = false
+            for _ in 0..<200 where !refused {
+                do {
+                    _ = try RawConnection(port: port)
+                    usleep(5_000)
+                } catch {
+                    refused = true
+                }
+            }
+            #expect(refused)
+            #expect(stopped.wait(timeout: .now()) == .timedOut, "stop() waits for the request in flight")
+            release.signal()
+            #expect(try connection.readResponse().status == 200)
+            #expect(stopped.wait(timeout: .now() + 15) == .success)
+        }
+    }
+
     @Test("starting on a port in use throws an error naming the address")
     func portInUse() throws {
         try withServer(.echo) { _, port in
