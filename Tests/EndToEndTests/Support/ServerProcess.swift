@@ -5,7 +5,10 @@ final class ServerProcess: @unchecked Sendable {
     let process = Process()
     let port: UInt16
     let storeURL: String
-    private let stderrPipe = Pipe()
+    /// The server's standard error goes to a file, not a pipe: nothing reads it while the server
+    /// runs, and a full pipe (a crash's backtrace is larger than one holds) would stall it.
+    private let stderrURL = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "reading-progress-stderr-\(UUID().uuidString).log")
 
     /// The executable `scripts/test` built, or the debug build next to this package.
     static var executable: URL {
@@ -29,7 +32,8 @@ final class ServerProcess: @unchecked Sendable {
         process.environment = env
         let stdout = Pipe()
         process.standardOutput = stdout
-        process.standardError = stderrPipe
+        _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: stderrURL)
         try process.run()
         let line = Self.readLine(stdout.fileHandleForReading, of: process, timeout: 30)
         guard line.hasPrefix("listening on http://"),
@@ -37,7 +41,7 @@ final class ServerProcess: @unchecked Sendable {
         else {
             process.terminate()
             process.waitUntilExit()
-            let log = String(decoding: stderrPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let log = Self.text(of: stderrURL)
             throw TestFailure("server did not start: '\(line)', exit \(process.terminationStatus): \(log)")
         }
         self.port = port
@@ -63,6 +67,13 @@ final class ServerProcess: @unchecked Sendable {
 
     func client() -> HTTPClient { HTTPClient(port: port) }
 
+    /// What the server has written to standard error so far.
+    var standardError: String { Self.text(of: stderrURL) }
+
+    private static func text(of url: URL) -> String {
+        (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+    }
+
     /// SIGTERM, then waits for the exit status. A server that did not exit with status 0 (a
     /// crash, say) has its standard error printed into the test's output.
     @discardableResult
@@ -72,7 +83,7 @@ final class ServerProcess: @unchecked Sendable {
             process.waitUntilExit()
         }
         if process.terminationReason == .uncaughtSignal || process.terminationStatus != 0 {
-            let log = String(decoding: stderrPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let log = standardError
             let how = process.terminationReason == .uncaughtSignal ? "signal" : "status"
             print("reading-progress ended with \(how) \(process.terminationStatus); standard error:\n\(log)")
         }
@@ -92,6 +103,7 @@ final class ServerProcess: @unchecked Sendable {
             Foundation.kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
+        try? FileManager.default.removeItem(at: stderrURL)
     }
 }
 
