@@ -118,11 +118,11 @@ public final class RequestLog: Sendable {
                         line.byte(0x0A)
                     }
                 }
-                var offset = 0
-                while offset < line.count {
-                    let written = write(2, buffer.baseAddress! + offset, line.count - offset)
+                var sent = 0
+                while sent < line.count {
+                    let written = write(2, buffer.baseAddress! + sent, line.count - sent)
                     if written <= 0 { return }
-                    offset += written
+                    sent += written
                 }
             }
         }
