@@ -31,7 +31,7 @@ struct SnapshotPiecesTests {
         let articles = index.captureArticles(changedSince: [:])
         #expect(articles.count == RandomIndexLoad.articles.count)
         for article in articles {
-            let whole = MemoryIndex.encode(article, seq: 42)
+            let whole = ArticleCodec.encode(article.index, mark: 42)
             var sizes = [5, 8, 13, 32, 4_096, whole.count - 1, whole.count, whole.count + 1]
             if whole.count < 20_000 { sizes.append(1) }
             for pieceBytes in sizes {

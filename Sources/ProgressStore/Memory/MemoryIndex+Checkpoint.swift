@@ -25,12 +25,7 @@ extension MemoryIndex {
     }
 
     /// A captured article in ``ArticleCodec``'s form, stamped with the journal seq it holds
-    /// everything up to.
-    static func encode(_ article: CapturedArticle, seq: Int64) -> [UInt8] {
-        ArticleCodec.encode(article.index, mark: seq)
-    }
-
-    /// The same bytes, handed to `sink` in pieces of `pieceBytes`; returns their total.
+    /// everything up to, handed to `sink` in pieces of `pieceBytes`; returns their total.
     @discardableResult
     static func encode(
         _ article: CapturedArticle, seq: Int64, pieceBytes: Int,
