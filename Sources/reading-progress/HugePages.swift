@@ -24,7 +24,7 @@ func restartWithHugePages() {
         let arguments = CommandLine.arguments.map { strdup($0) } + [nil]
         execv("/proc/self/exe", arguments)
         // Still here: the exec failed. Leave the environment as it was.
-        arguments.forEach { free($0) }
+        for argument in arguments { free(argument) }
         if let original { setenv(name, original, 1) } else { unsetenv(name) }
     #endif
 }
