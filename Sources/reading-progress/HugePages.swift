@@ -12,9 +12,11 @@
 /// time at 10M readers. With huge pages (where the kernel's `transparent_hugepage` setting
 /// is `madvise` or `always`) one fault maps 2 MiB. glibc reads its tunables only when a
 /// program starts, hence the `execv`; the process id, its descriptors and its arguments stay.
-/// When anything fails the service carries on as it is.
+/// When anything fails the service carries on as it is. Under valgrind, whose `/proc/self/exe`
+/// is its own tool, it does nothing (valgrind preloads its `vgpreload` libraries).
 func restartWithHugePages() {
     #if os(Linux)
+        if let preload = getenv("LD_PRELOAD"), String(cString: preload).contains("vgpreload") { return }
         let name = "GLIBC_TUNABLES"
         let original = getenv(name).map { String(cString: $0) }
         let current = original.flatMap { $0.isEmpty ? nil : $0 }
