@@ -21,9 +21,11 @@ let package = Package(
             name: "CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibFuzzer"),
+        // __builtin_prefetch, for the index's hash tables.
+        .systemLibrary(name: "CPrefetch"),
 
         .target(name: "ProgressCore", swiftSettings: strict),
-        .target(name: "ProgressStore", dependencies: ["CSQLite"], swiftSettings: strict),
+        .target(name: "ProgressStore", dependencies: ["CSQLite", "CPrefetch"], swiftSettings: strict),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], swiftSettings: strict),
         .target(
             name: "ProgressService",

@@ -34,9 +34,10 @@ struct ArticleIndex: Sendable {
     var readerCount: Int { names.count }
 
     /// Folds `figures` of `reader` on `day` into the article; returns whether the reader is new.
-    mutating func fold(reader: String, day: Int32, _ figures: DayFigures) -> Bool {
+    /// `readerHash` is ``ReaderNames/hash(of:)``, when the caller has it.
+    mutating func fold(reader: String, readerHash: UInt64? = nil, day: Int32, _ figures: DayFigures) -> Bool {
         version &+= 1
-        let (slot, isNew) = names.slot(for: reader)
+        let (slot, isNew) = names.slot(for: reader, hash: readerHash ?? ReaderNames.hash(of: reader))
         let before: DayFigures?
         var after = figures
         if isNew {
@@ -64,6 +65,11 @@ struct ArticleIndex: Sendable {
         }
         return isNew
     }
+
+    /// Starts bringing in what folding the reader of `readerHash` reads first; see
+    /// ``ReaderNames/prefetch(_:)``. Mutating only so that a caller reaches the article in
+    /// place: a call on a copy would retain every buffer the article holds, and release them.
+    @inline(__always) mutating func prefetch(readerHash: UInt64) { names.prefetch(readerHash) }
 
     /// Where one of a reader's day records is, and the figures it holds.
     enum Record {

@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// An array kept in chunks of ``chunkSize`` elements, each a copy-on-write `Array`.
 ///
 /// Two reasons over one flat `Array`. A snapshot taken for a long read shares the chunks, and
@@ -52,6 +54,12 @@ struct ChunkedArray<Element: BitwiseCopyable> {
     subscript(index: Int) -> Element {
         get { chunks[index &>> Self.chunkShift][index & Self.chunkMask] }
         set { chunks[index &>> Self.chunkShift][index & Self.chunkMask] = newValue }
+    }
+
+    /// Starts bringing element `index` into the cache, for a read or write soon after.
+    @inline(__always) func prefetch(_ index: Int) {
+        cprefetch_for_write(
+            chunks[index &>> Self.chunkShift], (index & Self.chunkMask) * MemoryLayout<Element>.stride)
     }
 
     mutating func append(_ element: Element) {

@@ -28,7 +28,6 @@ struct ReaderNames {
     /// Bits of a bucket that hold the slot: the table's size is below `1 << slotBits`.
     private var slotBits = 0
     private(set) var count = 0
-    private let hasher = SipHash13.process
 
     static let arenaShift = 10
     static var slotsPerArena: Int { 1 << arenaShift }
@@ -45,13 +44,26 @@ struct ReaderNames {
         rebuild(capacity: count + count / 4)
     }
 
-    /// The slot of `name`, adding it if new; `isNew` says which.
-    mutating func slot(for name: String) -> (slot: Int32, isNew: Bool) {
+    /// The slot of `name`, adding it if new; `isNew` says which. `hash` is ``hash(of:)``.
+    mutating func slot(for name: String, hash: UInt64) -> (slot: Int32, isNew: Bool) {
         withUTF8(of: name) { utf8 in
-            let hash = hasher.hash(utf8)
             if let found = lookup(utf8, hash: hash) { return (found, false) }
             return (insert(utf8, hash: hash), true)
         }
+    }
+
+    /// What ``slot(for:hash:)`` and ``prefetch(_:)`` take for `name`: the same for every
+    /// article.
+    static func hash(of name: String) -> UInt64 {
+        withUTF8(of: name) { SipHash13.process.hash($0) }
+    }
+
+    /// Starts bringing in the bucket where looking up `hash` begins: a table of millions of
+    /// ids is far larger than the caches, and that bucket is a miss. Folding a batch asks for
+    /// those of the events a few places ahead, so that their misses overlap. Mutating only so
+    /// that callers reach the table in place, without a copy's retains.
+    @inline(__always) mutating func prefetch(_ hash: UInt64) {
+        if !buckets.isEmpty { buckets.prefetch(home(hash)) }
     }
 
     /// The id held in `slot`.
@@ -186,6 +198,7 @@ struct ReaderNames {
     private mutating func rebuild(capacity: Int) {
         let capacity = (capacity + 63) & ~63
         slotBits = Int.bitWidth - capacity.leadingZeroBitCount
+        let hasher = SipHash13.process
         // Each id as its home bucket (high half) and the bucket's value (low half).
         var placements = [UInt64](unsafeUninitializedCapacity: count) { placements, initialized in
             var slot: UInt32 = 0
