@@ -9,7 +9,6 @@ case "--help", "-h", "help":
 case "--version", "-V", "version":
     print("reading-progress \(version)")
 case "serve":
-    restartWithHugePages()
     do {
         let options = try Options(
             arguments: Array(arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
