@@ -67,9 +67,8 @@ struct ArticleIndex: Sendable {
     }
 
     /// Starts bringing in what folding the reader of `readerHash` reads first; see
-    /// ``ReaderNames/prefetch(_:)``. Mutating only so that a caller reaches the article in
-    /// place: a call on a copy would retain every buffer the article holds, and release them.
-    @inline(__always) mutating func prefetch(readerHash: UInt64) { names.prefetch(readerHash) }
+    /// ``ReaderNames/prefetch(_:)``.
+    @inline(__always) func prefetch(readerHash: UInt64) { names.prefetch(readerHash) }
 
     /// Where one of a reader's day records is, and the figures it holds.
     enum Record {

@@ -77,7 +77,7 @@ struct IndexState {
         }
     }
 
-    @inline(__always) private mutating func prefetch(_ found: (slot: Int32, readerHash: UInt64)) {
+    @inline(__always) private func prefetch(_ found: (slot: Int32, readerHash: UInt64)) {
         articles[Int(found.slot)].prefetch(readerHash: found.readerHash)
     }
 

@@ -60,9 +60,8 @@ struct ReaderNames {
 
     /// Starts bringing in the bucket where looking up `hash` begins: a table of millions of
     /// ids is far larger than the caches, and that bucket is a miss. Folding a batch asks for
-    /// those of the events a few places ahead, so that their misses overlap. Mutating only so
-    /// that callers reach the table in place, without a copy's retains.
-    @inline(__always) mutating func prefetch(_ hash: UInt64) {
+    /// those of the events a few places ahead, so that their misses overlap.
+    @inline(__always) func prefetch(_ hash: UInt64) {
         if !buckets.isEmpty { buckets.prefetch(home(hash)) }
     }
 
