@@ -31,7 +31,7 @@ struct AxisLengths {
     }
 }
 
-extension ScrollGeometry {
+extension ScrollSnapshot {
     /// The geometry seen along ``axis``.
     var alongAxis: AxisLengths {
         switch axis {

@@ -1,10 +1,10 @@
-/// Why a ``ScrollGeometry`` cannot be turned into figures: the field to blame and a sentence saying
+/// Why a ``ScrollSnapshot`` cannot be turned into figures: the field to blame and a sentence saying
 /// what is wrong with it.
 ///
 /// The HTTP service returns both to the client unchanged (`{"error":{"field":…,"message":…}}`,
 /// SPEC §6), so `field` is the JSON path exactly as the wire spells it and `message` is written for
 /// the developer who sent the event.
-public struct GeometryError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct GeometryError: Error, Sendable, Hashable, CustomStringConvertible {
     /// JSON path of the culprit as the wire names it: `"contentSize.height"`, `"region.start"`,
     /// `"region"` (an empty region), `"step.total"`, `"indicator.thumbLength"` and so on.
     public let field: String

@@ -2,7 +2,7 @@
 ///
 /// From seed 003, which draws a 90-point grey track with a 40-point blue thumb under a carousel.
 /// Requires `trackLength > 0` and `0 ≤ thumbLength ≤ trackLength`.
-public struct Indicator: Sendable, Equatable {
+public struct Indicator: Sendable, Hashable, Codable {
     /// Length of the track the thumb slides along (seed 003's `indicatorBgWidth`).
     public var trackLength: Double
     /// Length of the thumb (seed 003's `indicatorFrontWidth`).

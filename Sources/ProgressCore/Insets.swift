@@ -2,14 +2,14 @@
 ///
 /// Seed 000 adds `contentInsets.top` and `.bottom` to the scrollable range and seed 002 adds
 /// `contentInsets.top` to the offset, so that a scroll view under a navigation bar reads 0 at rest.
-public struct Insets: Sendable, Equatable {
-    /// The leading-edge inset on the ``Axis/vertical`` axis (under a navigation bar, say).
+public struct Insets: Sendable, Hashable, Codable {
+    /// The leading-edge inset on the ``ScrollAxis/vertical`` axis (under a navigation bar, say).
     public var top: Double
-    /// The leading-edge inset on the ``Axis/horizontal`` axis.
+    /// The leading-edge inset on the ``ScrollAxis/horizontal`` axis.
     public var leading: Double
-    /// The trailing-edge inset on the ``Axis/vertical`` axis (above a tab bar, say).
+    /// The trailing-edge inset on the ``ScrollAxis/vertical`` axis (above a tab bar, say).
     public var bottom: Double
-    /// The trailing-edge inset on the ``Axis/horizontal`` axis.
+    /// The trailing-edge inset on the ``ScrollAxis/horizontal`` axis.
     public var trailing: Double
 
     /// Creates insets; edges left out are 0.

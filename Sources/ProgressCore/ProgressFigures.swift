@@ -1,6 +1,6 @@
 /// Everything a reading client draws from one scroll geometry (SPEC §3), and what the service
 /// folds into an article's statistics. Every number is finite and none is `-0`.
-public struct ProgressFigures: Sendable, Equatable {
+public struct ProgressFigures: Sendable, Hashable, Codable {
     /// Whether there is anything to scroll, `S > 0`. Seed 000's scrollable range: content that fits
     /// in its container never moves the progress bar.
     public let scrollable: Bool
@@ -23,7 +23,7 @@ public struct ProgressFigures: Sendable, Equatable {
     /// The multi-step flow's bar (seed 002); non-nil only when the geometry carries a ``Step``.
     public let step: StepFigures?
 
-    /// Creates figures; ``ScrollGeometry/figures()`` is where they normally come from.
+    /// Creates figures; ``ScrollSnapshot/figures()`` is where they normally come from.
     public init(
         scrollable: Bool, progress: Double, seenDepth: Double,
         indicatorOffset: Double?, step: StepFigures?

@@ -3,7 +3,7 @@
 /// Not from a seed but from analytics practice: with a region, ``ProgressFigures/seenDepth``
 /// measures how much of the body has come into view, so headers, footers and comments below
 /// the article do not count towards it. Without one the whole content `[0, C]` is the body.
-public struct Region: Sendable, Equatable {
+public struct Region: Sendable, Hashable, Codable {
     /// Where the body begins, measured from the start of the content.
     public var start: Double
     /// Where the body ends, measured from the start of the content.

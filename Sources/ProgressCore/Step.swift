@@ -2,7 +2,7 @@
 ///
 /// From seed 002, where `index` is the navigation path's depth (`path.count`, 0 on the first page)
 /// and `total` the `ProgressView`'s total. The figures it yields are in ``StepFigures``.
-public struct Step: Sendable, Equatable {
+public struct Step: Sendable, Hashable, Codable {
     /// Zero-based page number: 0 is the first page, on which the step bar is hidden.
     public var index: Int
     /// How many steps fill the bar.

@@ -1,6 +1,6 @@
 /// The state of a multi-step flow's progress bar, from seed 002 (the bar that survives page
 /// transitions). Present in ``ProgressFigures`` only when the geometry carries a ``Step``.
-public struct StepFigures: Sendable, Equatable {
+public struct StepFigures: Sendable, Hashable, Codable {
     /// How full the step bar is, `clamp(index / total, 0, 1)`: seed 002's
     /// `ProgressView(value: path.count, total:)`. Steps past the total show a full bar.
     public let progress: Double
@@ -14,7 +14,7 @@ public struct StepFigures: Sendable, Equatable {
     /// so the bar fades out over the first 10 points of scrolling.
     public let barOpacity: Double
 
-    /// Creates step figures; ``ScrollGeometry/figures()`` is where they normally come from.
+    /// Creates step figures; ``ScrollSnapshot/figures()`` is where they normally come from.
     public init(progress: Double, visible: Bool, barOffset: Double, barOpacity: Double) {
         self.progress = progress
         self.visible = visible

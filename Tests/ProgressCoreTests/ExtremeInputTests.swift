@@ -3,8 +3,8 @@ import Testing
 
 @Suite("Extreme but valid input still gives finite, JSON-safe figures")
 struct ExtremeInputTests {
-    @Test("-0 in, no -0 out", arguments: Axis.allCases)
-    func negativeZero(axis: Axis) throws {
+    @Test("-0 in, no -0 out", arguments: ScrollAxis.allCases)
+    func negativeZero(axis: ScrollAxis) throws {
         // p = −0 + −0 = −0, so a naive p / S and −p would both print "-0" in JSON.
         let along = Along(offset: -0.0, content: 2000, container: 800, leading: -0.0, trailing: -0.0)
         let figures = try along.geometry(
@@ -23,8 +23,8 @@ struct ExtremeInputTests {
         }
     }
 
-    @Test("sums beyond Double's range", arguments: Axis.allCases)
-    func overflowingSums(axis: Axis) throws {
+    @Test("sums beyond Double's range", arguments: ScrollAxis.allCases)
+    func overflowingSums(axis: ScrollAxis) throws {
         // a = b = 10³⁰⁸, V = 0: S = 1.7e308 + 2e308 and p = 2e308 both overflow if summed naively,
         // giving inf / inf. The true ratio is 2 / 3.7 = 20/37; p + H = 2e308 − 2e308 = 0.
         let along = Along(offset: 1e308, content: 1.7e308, container: 0, leading: 1e308, trailing: 1e308)
@@ -44,8 +44,8 @@ struct ExtremeInputTests {
         }
     }
 
-    @Test("the largest finite lengths", arguments: Axis.allCases)
-    func largestLengths(axis: Axis) throws {
+    @Test("the largest finite lengths", arguments: ScrollAxis.allCases)
+    func largestLengths(axis: ScrollAxis) throws {
         let most = Double.greatestFiniteMagnitude
         // o = C = max, V = 0: p = S = max, progress exactly 1; H = 0, so seenDepth = max / max.
         let figures = try Along(offset: most, content: most, container: 0).geometry(axis).figures()

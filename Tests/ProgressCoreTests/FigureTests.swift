@@ -101,8 +101,8 @@ let figureCases: [FigureCase] = [
 
 @Suite("Figures of SPEC §3 on either axis")
 struct FigureTests {
-    @Test("progress, percent, seen depth and indicator", arguments: Axis.allCases, figureCases)
-    func figures(axis: Axis, row: FigureCase) throws {
+    @Test("progress, percent, seen depth and indicator", arguments: ScrollAxis.allCases, figureCases)
+    func figures(axis: ScrollAxis, row: FigureCase) throws {
         let figures = try row.along.geometry(axis).figures()
         #expect(figures.scrollable == row.scrollable)
         #expect(isClose(figures.progress, row.progress))
@@ -118,8 +118,8 @@ struct FigureTests {
         }
     }
 
-    @Test("figures() validates first", arguments: Axis.allCases)
-    func validatesFirst(axis: Axis) {
+    @Test("figures() validates first", arguments: ScrollAxis.allCases)
+    func validatesFirst(axis: ScrollAxis) {
         let geometry = Along(offset: .nan, content: 1000, container: 100).geometry(axis)
         let field = axis == .vertical ? "contentOffset.y" : "contentOffset.x"
         #expect(throws: GeometryError(field: field, message: "\(field) must be a finite number")) {

@@ -56,15 +56,15 @@ let regionCases: [RegionCase] = [
 
 @Suite("Regions: seen depth of the article body only")
 struct RegionTests {
-    @Test("seen depth within the region", arguments: Axis.allCases, regionCases)
-    func seenDepth(axis: Axis, row: RegionCase) throws {
+    @Test("seen depth within the region", arguments: ScrollAxis.allCases, regionCases)
+    func seenDepth(axis: ScrollAxis, row: RegionCase) throws {
         let figures = try row.along.geometry(axis, region: row.region).figures()
         #expect(isClose(figures.progress, row.progress))
         #expect(isClose(figures.seenDepth, row.seenDepth))
     }
 
-    @Test("a region of the whole content changes nothing", arguments: Axis.allCases)
-    func wholeContent(axis: Axis) throws {
+    @Test("a region of the whole content changes nothing", arguments: ScrollAxis.allCases)
+    func wholeContent(axis: ScrollAxis) throws {
         let along = Along(offset: 700, content: 3000, container: 1000)
         let whole = try along.geometry(axis, region: Region(start: 0, end: 3000)).figures()
         // (700 + 1000) / 3000 either way.

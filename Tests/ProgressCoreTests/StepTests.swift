@@ -79,8 +79,8 @@ struct StepTests {
         #expect(step.visible == row.visible)
     }
 
-    @Test("offset and opacity follow the scroll position", arguments: Axis.allCases, barCases)
-    func bar(axis: Axis, row: BarCase) throws {
+    @Test("offset and opacity follow the scroll position", arguments: ScrollAxis.allCases, barCases)
+    func bar(axis: ScrollAxis, row: BarCase) throws {
         let geometry = row.along.geometry(axis, step: Step(index: 2, total: 5))
         let step = try #require(try geometry.figures().step)
         #expect(isClose(step.barOffset, row.barOffset))
@@ -90,8 +90,8 @@ struct StepTests {
         #expect(step.visible)
     }
 
-    @Test("no step, no step figures", arguments: Axis.allCases)
-    func absent(axis: Axis) throws {
+    @Test("no step, no step figures", arguments: ScrollAxis.allCases)
+    func absent(axis: ScrollAxis) throws {
         #expect(try Along(offset: 0, content: 2000, container: 800).geometry(axis).figures().step == nil)
     }
 }

@@ -18,11 +18,11 @@ struct Along: Sendable {
     var trailing: Double = 0
 
     func geometry(
-        _ axis: Axis, region: Region? = nil, step: Step? = nil, indicator: Indicator? = nil
-    ) -> ScrollGeometry {
+        _ axis: ScrollAxis, region: Region? = nil, step: Step? = nil, indicator: Indicator? = nil
+    ) -> ScrollSnapshot {
         switch axis {
         case .vertical:
-            ScrollGeometry(
+            ScrollSnapshot(
                 axis: .vertical,
                 contentOffset: Point(x: 333, y: offset),
                 contentSize: Size(width: 5000, height: content),
@@ -30,7 +30,7 @@ struct Along: Sendable {
                 contentInsets: Insets(top: leading, leading: 7, bottom: trailing, trailing: 9),
                 region: region, step: step, indicator: indicator)
         case .horizontal:
-            ScrollGeometry(
+            ScrollSnapshot(
                 axis: .horizontal,
                 contentOffset: Point(x: offset, y: 333),
                 contentSize: Size(width: content, height: 5000),

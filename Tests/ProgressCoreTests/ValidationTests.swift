@@ -5,12 +5,12 @@ import Testing
 struct GeometryCase: Sendable, CustomTestStringConvertible {
     var name: String
     var error: GeometryError?
-    var change: @Sendable (inout ScrollGeometry) -> Void
+    var change: @Sendable (inout ScrollSnapshot) -> Void
 
     /// A change that must make `field` fail with `message`.
     init(
         _ name: String, _ field: String, _ message: String,
-        change: @escaping @Sendable (inout ScrollGeometry) -> Void
+        change: @escaping @Sendable (inout ScrollSnapshot) -> Void
     ) {
         self.name = name
         self.error = GeometryError(field: field, message: message)
@@ -18,13 +18,13 @@ struct GeometryCase: Sendable, CustomTestStringConvertible {
     }
 
     /// A change that must leave the geometry valid.
-    init(valid name: String, change: @escaping @Sendable (inout ScrollGeometry) -> Void) {
+    init(valid name: String, change: @escaping @Sendable (inout ScrollSnapshot) -> Void) {
         self.name = name
         self.error = nil
         self.change = change
     }
 
-    var geometry: ScrollGeometry {
+    var geometry: ScrollSnapshot {
         var geometry = validGeometry
         change(&geometry)
         return geometry
@@ -34,7 +34,7 @@ struct GeometryCase: Sendable, CustomTestStringConvertible {
 }
 
 /// A vertical article, 1200 points long in an 800-point container, every optional part given.
-let validGeometry = ScrollGeometry(
+let validGeometry = ScrollSnapshot(
     contentOffset: Point(x: 0, y: 100), contentSize: Size(width: 390, height: 1200),
     containerSize: Size(width: 390, height: 800), contentInsets: Insets(top: 10, bottom: 20),
     region: Region(start: 100, end: 1100), step: Step(index: 1, total: 3), indicator: .standard)
@@ -236,7 +236,7 @@ let orderCases: [GeometryCase] = [
         $0.indicator = Indicator(trackLength: 0, thumbLength: .nan)
     },
     GeometryCase("everything wrong", "contentOffset.x", "contentOffset.x must be a finite number") {
-        $0 = ScrollGeometry(
+        $0 = ScrollSnapshot(
             contentOffset: Point(x: .nan, y: .nan), contentSize: Size(width: -1, height: -1),
             containerSize: Size(width: .nan, height: -1), contentInsets: Insets(top: -1, leading: -1),
             region: Region(start: 9, end: 1), step: Step(index: -1, total: 0),

@@ -70,7 +70,7 @@ extension DecodedEvent {
     }
 }
 
-extension ScrollGeometry {
+extension ScrollSnapshot {
     /// Every number, always in the same order, as its bits; `nil` for a part not sent.
     fileprivate var numberBits: [UInt64?] {
         let required = [

@@ -5,7 +5,7 @@ import ProgressCore
 struct DecodedEvent: Sendable {
     let article: String
     let reader: String
-    let geometry: ScrollGeometry
+    let geometry: ScrollSnapshot
     let engagedMs: Int64
     /// Client time in ms since the epoch, when the client sent one.
     let timeMs: Int64?
@@ -31,7 +31,7 @@ struct EventDecoder {
         let article = try identity(value, "article", maxBytes: Self.articleMaxBytes)
         let reader = try identity(value, "reader", maxBytes: Self.readerMaxBytes)
         let axis = try decodeAxis(value["axis"])
-        let geometry = ScrollGeometry(
+        let geometry = ScrollSnapshot(
             axis: axis,
             contentOffset: try point(value, "contentOffset"),
             contentSize: try size(value, "contentSize"),
@@ -85,9 +85,9 @@ struct EventDecoder {
         return string
     }
 
-    private func decodeAxis(_ value: JSONValue?) throws(APIError) -> Axis {
+    private func decodeAxis(_ value: JSONValue?) throws(APIError) -> ScrollAxis {
         guard let value = present(value) else { return .vertical }
-        guard case .string(let name) = value, let axis = Axis(rawValue: name) else {
+        guard case .string(let name) = value, let axis = ScrollAxis(rawValue: name) else {
             throw .invalidEvent("axis must be \"vertical\" or \"horizontal\"", field: "axis")
         }
         return axis

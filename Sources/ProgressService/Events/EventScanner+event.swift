@@ -8,7 +8,7 @@ extension EventScanner {
         var seen: UInt32 = 0
         var article: String?
         var reader: String?
-        var axis = Axis.vertical
+        var axis = ScrollAxis.vertical
         var contentOffset: Point?
         var contentSize: Size?
         var containerSize: Size?
@@ -71,7 +71,7 @@ extension EventScanner {
 
         guard let contentOffset, let contentSize, let containerSize else { throw Unusual() }
         if requireIdentity, article == nil || reader == nil { throw Unusual() }
-        let geometry = ScrollGeometry(
+        let geometry = ScrollSnapshot(
             axis: axis, contentOffset: contentOffset, contentSize: contentSize,
             containerSize: containerSize, contentInsets: contentInsets, region: region, step: step,
             indicator: indicator)
@@ -141,7 +141,7 @@ extension EventScanner {
         return try string(maxBytes: maxBytes)
     }
 
-    private mutating func axis() throws(Unusual) -> Axis {
+    private mutating func axis() throws(Unusual) -> ScrollAxis {
         if matchString("vertical") { return .vertical }
         if matchString("horizontal") { return .horizontal }
         throw Unusual()

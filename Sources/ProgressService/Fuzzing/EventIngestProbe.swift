@@ -95,7 +95,7 @@ public enum EventIngestProbe {
         check(figures, of: event.geometry)
     }
 
-    private static func check(_ figures: ProgressFigures, of geometry: ScrollGeometry) {
+    private static func check(_ figures: ProgressFigures, of geometry: ScrollSnapshot) {
         checkUnit(figures.progress, "progress")
         checkUnit(figures.seenDepth, "seenDepth")
         if !figures.scrollable {

@@ -3,9 +3,9 @@
 /// It mirrors SwiftUI's `ScrollGeometry`, which seeds 000 and 002 read in
 /// `onScrollGeometryChange`, plus the optional ``Region``, ``Step`` and ``Indicator`` that the
 /// service's figures need. Call ``figures()`` to validate it and compute ``ProgressFigures``.
-public struct ScrollGeometry: Sendable, Equatable {
+public struct ScrollSnapshot: Sendable, Hashable, Codable {
     /// Which way the view scrolls; the figures read only this axis's half of the geometry.
-    public var axis: Axis
+    public var axis: ScrollAxis
     /// How far the content is scrolled (seed 000's `contentOffset.y`). At rest at the start it is
     /// minus the leading inset; it may go further either way while rubber-banding.
     public var contentOffset: Point
@@ -25,7 +25,7 @@ public struct ScrollGeometry: Sendable, Equatable {
 
     /// Creates a geometry; nothing is checked until ``validate()`` or ``figures()``.
     public init(
-        axis: Axis = .vertical, contentOffset: Point, contentSize: Size, containerSize: Size,
+        axis: ScrollAxis = .vertical, contentOffset: Point, contentSize: Size, containerSize: Size,
         contentInsets: Insets = .zero, region: Region? = nil, step: Step? = nil,
         indicator: Indicator? = nil
     ) {

@@ -1,4 +1,4 @@
-extension ScrollGeometry {
+extension ScrollSnapshot {
     /// Validates the geometry (see ``validate()``), then computes the figures of SPEC §3 along
     /// ``axis``. Throws the first problem found, in field order; never returns a non-finite figure.
     public func figures() throws(GeometryError) -> ProgressFigures {
