@@ -56,67 +56,6 @@ extension EmbeddedStore {
 }
 
 extension EmbeddedStore {
-    /// Loads every reader day of a database of an earlier release into the index.
-    static func restore(_ index: MemoryIndex, from state: SQLiteConnection) throws(StoreError) {
-        let rows = try state.cached(
-            """
-            SELECT r.article, a.name, r.reader, r.day, r.max_progress, r.max_seen, r.scrollable,
-                r.events, r.engaged_ms, r.first_ms, r.last_ms
-            FROM reader_days AS r JOIN articles AS a ON a.id = r.article
-            ORDER BY r.article, r.reader, r.day
-            """)
-        defer { rows.reset() }
-        var article = ""
-        var articleID: Int64 = -1
-        var batch: [StoredReaderDay] = []
-        batch.reserveCapacity(8192)
-        while try rows.step() {
-            // Rows come grouped by article: decode its name once per article.
-            let id = rows.int64(0)
-            if id != articleID {
-                article = rows.string(1)
-                articleID = id
-            }
-            let day = rows.int64(3)
-            guard Int64(DayRecord.days.lowerBound)...Int64(DayRecord.days.upperBound) ~= day else {
-                throw StoreError(
-                    code: 0,
-                    message: "reader_days holds a row whose day \(day) is out of range (article \(article))")
-            }
-            let dayStart = day * 86_400_000
-            guard (dayStart..<dayStart + 86_400_000).contains(rows.int64(9)),
-                (dayStart..<dayStart + 86_400_000).contains(rows.int64(10)), rows.int64(9) <= rows.int64(10)
-            else {
-                throw StoreError(
-                    code: 0,
-                    message: "reader_days holds a row whose times lie outside its day (article \(article))")
-            }
-            batch.append(
-                StoredReaderDay(
-                    article: article, reader: rows.string(2), day: Int32(truncatingIfNeeded: day),
-                    maxProgress: rows.double(4), maxSeenDepth: rows.double(5), scrollable: rows.int64(6) != 0,
-                    events: rows.int64(7), engagedMs: rows.int64(8), firstMs: rows.int64(9),
-                    lastMs: rows.int64(10)))
-            if batch.count == 8192 {
-                index.restore(batch)
-                batch.removeAll(keepingCapacity: true)
-            }
-        }
-        index.restore(batch)
-    }
-
-    /// The deduplication keys acknowledged after `sinceMs` that an earlier release recorded.
-    static func recentIDs(
-        in state: SQLiteConnection, since sinceMs: Int64
-    ) throws(StoreError) -> [ExactKey: Int64] {
-        let rows = try state.cached("SELECT id, seen_ms FROM event_ids WHERE seen_ms > ?1")
-        defer { rows.reset() }
-        try rows.bind(1, sinceMs)
-        var ids: [ExactKey: Int64] = [:]
-        while try rows.step() { ids[ExactKey(rows.string(0))] = rows.int64(1) }
-        return ids
-    }
-
     /// Applies the journal entries after the last checkpoint, in order, as they were
     /// acknowledged; returns their ids with when each was acknowledged, in that order.
     static func replay(_ journal: EventJournal, after foldedSeq: Int64, into index: MemoryIndex)

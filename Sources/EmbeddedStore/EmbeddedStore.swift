@@ -60,31 +60,6 @@ public final class EmbeddedStore: ProgressStore {
         let checkpointer = try Checkpointer(state: state, options: options)
         let since = options.clock() - options.idRetentionMs
         var recentIDs = try checkpointer.restore(into: index, idsSince: since)
-        // A database of an earlier release: its tables, and its event log, come in once and
-        // are saved by a checkpoint right away.
-        var legacy = checkpointer.hasLegacyRows
-        if legacy {
-            try Self.restore(index, from: state)
-            recentIDs.merge(try Self.recentIDs(in: state, since: since)) { max($0, $1) }
-        }
-        if let plainPath,
-            let lastLegacySeq = try Self.replayLegacyLog(
-                of: plainPath, after: checkpointer.foldedSeq, into: index, recentIDs: &recentIDs,
-                options: options)
-        {
-            try checkpointer.checkpoint(
-                CheckpointCapture(
-                    seq: lastLegacySeq, articles: index.captureArticles(changedSince: [:]),
-                    newIDs: IDKeyList(recentIDs.map { ($0.key, $0.value) })))
-            legacy = false
-            Self.removeLegacyLog(of: plainPath)
-        }
-        if legacy {
-            try checkpointer.checkpoint(
-                CheckpointCapture(
-                    seq: checkpointer.foldedSeq, articles: index.captureArticles(changedSince: [:]),
-                    newIDs: IDKeyList(recentIDs.map { ($0.key, $0.value) })))
-        }
         checkpointer.markSaved(index)
 
         let journal = try EventJournal(
@@ -99,9 +74,8 @@ public final class EmbeddedStore: ProgressStore {
             let (from, through) = (checkpointer.foldedSeq + 1, journalBegins - 1)
             let missing = from == through ? "entry \(from) is" : "entries \(from)…\(through) are"
             journal.close()
-            throw StoreError(
-                code: 0,
-                message: "the database has folded its event journal through entry "
+            throw StoreError.corrupt(
+                "the database has folded its event journal through entry "
                     + "\(checkpointer.foldedSeq), but the journal begins at entry \(journalBegins): "
                     + "journal \(missing) in neither (was the database restored from an older backup?). "
                     + "Restore the database and its -journal.* files from the same moment, or move the "
@@ -161,37 +135,6 @@ public final class EmbeddedStore: ProgressStore {
     /// free it again; 0 refuses every append.
     public func setJournalCapacity(_ bytes: Int64?) {
         journal.setCapacity(bytes)
-    }
-
-    /// Replays the rows after `foldedSeq` of the SQLite event log of an earlier release
-    /// (`<path>-events`) into `index`; returns the last row's seq, or nil when there is no
-    /// such log. The caller checkpoints, then removes the log.
-    static func replayLegacyLog(
-        of path: String, after foldedSeq: Int64, into index: MemoryIndex, recentIDs: inout [ExactKey: Int64],
-        options: Options
-    ) throws(StoreError) -> Int64? {
-        let name = path + "-events"
-        guard FileManager.default.fileExists(atPath: name) else { return nil }
-        let log = try SQLiteConnection(filename: name, busyTimeoutMs: options.busyTimeoutMs)
-        defer { log.close() }
-        var last = foldedSeq
-        let rows = try log.cached(
-            "SELECT seq, committed_ms, events FROM event_log WHERE seq > ?1 ORDER BY seq")
-        defer { rows.reset() }
-        try rows.bind(1, foldedSeq)
-        while try rows.step() {
-            last = rows.int64(0)
-            let events = try EventLogCodec.decode(rows.blob(2))
-            for key in events.lazy.compactMap(\.deduplicationKey) { recentIDs[ExactKey(key)] = rows.int64(1) }
-            index.apply(events)
-        }
-        return last
-    }
-
-    static func removeLegacyLog(of path: String) {
-        for suffix in ["", "-wal", "-shm"] {
-            try? FileManager.default.removeItem(atPath: path + "-events" + suffix)
-        }
     }
 
     var committedSeqValue: Int64 { journal.upcomingSeq - 1 }
@@ -255,7 +198,7 @@ public final class EmbeddedStore: ProgressStore {
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         } catch {
-            throw StoreError(code: 0, message: "cannot create the folder of \(path): \(error)")
+            throw StoreError.configuration("cannot create the folder of \(path): \(error)")
         }
         // A plain path that happens to start with "file:" must not be read as a URI.
         return (path.hasPrefix("file:") ? "./" + path : path, url.path)
@@ -272,13 +215,13 @@ private final class LockFile: Sendable {
     init(_ path: String) throws(StoreError) {
         let fd = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
-            throw StoreError(
-                code: errno, message: "cannot open \(path).lock: \(String(cString: strerror(errno)))")
+            throw StoreError.posix(
+                errno, "cannot open \(path).lock: \(String(cString: strerror(errno)))")
         }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             _ = Foundation.close(fd)
-            throw StoreError(
-                code: EWOULDBLOCK, message: "\(path) is open in another process (\(path).lock is locked)")
+            throw StoreError.posix(
+                EWOULDBLOCK, "\(path) is open in another process (\(path).lock is locked)")
         }
         self.fd = Locked(fd)
     }

@@ -175,15 +175,15 @@ final class StoreWriter: @unchecked Sendable {
             guard let payload = EventLogCodec.encodeIfFits(counted) else {
                 giveBack(uncapturedBefore)
                 return .failure(
-                    StoreError(
-                        code: EINVAL,
-                        message: "an article, reader or id is longer than the journal's "
+                    StoreError.posix(
+                        EINVAL,
+                        "an article, reader or id is longer than the journal's "
                             + "\(EventLogCodec.maximumStringBytes) bytes"))
             }
             try checkRoom()
             _ = try journal.append(payload: payload, committedMs: now)
         } catch {
-            if error.code == ENOSPC || error.code == EDQUOT { waitingForRoom = true }
+            if error.posixCode == ENOSPC || error.posixCode == EDQUOT { waitingForRoom = true }
             writable.set(false)
             giveBack(uncapturedBefore)
             return .failure(error)
@@ -218,10 +218,10 @@ final class StoreWriter: @unchecked Sendable {
     /// Callers hold `lock`.
     private func checkRoom() throws(StoreError) {
         guard waitingForRoom, journal.freeBytes < Self.minimumFreeBytes else { return }
-        throw StoreError(
-            code: ENOSPC,
-            message:
-                "the disk is full: events are taken again once \(Self.minimumFreeBytes >> 20) MiB are free")
+        throw StoreError.posix(
+            ENOSPC,
+
+            "the disk is full: events are taken again once \(Self.minimumFreeBytes >> 20) MiB are free")
     }
 
     /// Drops ids older than the retention window: work in proportion to what expired, not to

@@ -76,7 +76,7 @@ private func openStore(_ url: String, fsyncCommits: Bool) throws -> any Progress
         let options = EmbeddedStore.Options(fsyncEachCommit: fsyncCommits)
         return try EmbeddedStore(path: String(url.dropFirst("sqlite:".count)), options: options)
     }
-    throw StoreError(code: 0, message: "the PostgreSQL store is not available in this build")
+    throw StoreError.configuration("the PostgreSQL store is not available in this build")
 }
 
 /// The store URL without a password, for logs.

@@ -130,15 +130,4 @@ struct DayRecordTests {
         #expect(throws: StoreError.self) { try bytes.withUnsafeBytes { try ArticleCodec.decode($0) } }
     }
 
-    @Test("an earlier release's row with a day out of range is refused with an error")
-    func legacyDayOutOfRange() throws {
-        let folder = try TemporaryFolder()
-        let old = try legacyDatabase(in: folder)
-        let start = Int64(DayRecord.days.upperBound + 1) * 86_400_000
-        try old.execute(
-            "INSERT INTO reader_days VALUES (1, 'r1', \(DayRecord.days.upperBound + 1), 0.5, 0.5, 1, 1, 0, \(start), \(start))"
-        )
-        old.close()
-        #expect(throws: StoreError.self) { try EmbeddedStore(path: folder.databasePath).close() }
-    }
 }

@@ -108,7 +108,7 @@ struct EventJournalMappingTests {
         let error = #expect(throws: StoreError.self) {
             try journal.append(payload: JournalFiles.payload(100, tag: 2), committedMs: 0)
         }
-        #expect(error?.code == ENOSPC)
+        #expect(error?.posixCode == ENOSPC)
         #expect(journal.sizeBytes == before)
         let file = try #require(try files.paths().last)
         let layout = try JournalFiles.layout(file)
@@ -150,7 +150,7 @@ struct EventJournalMappingTests {
                 break
             }
         }
-        #expect(failure?.code == ENOSPC, "\(String(describing: failure))")
+        #expect(failure?.posixCode == ENOSPC, "\(String(describing: failure))")
         #expect(acknowledged.count > 5, "the allocated chunk took entries")
         let file = try #require(
             try FileManager.default.contentsOfDirectory(atPath: mountPoint)

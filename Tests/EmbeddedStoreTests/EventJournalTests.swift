@@ -119,29 +119,6 @@ struct EventJournalTests {
         }
     }
 
-    @Test("an event log of the earlier release is folded in at start-up, once")
-    func legacyLog() throws {
-        let folder = try TemporaryFolder()
-        try EmbeddedStore(path: folder.databasePath).close()
-        let legacy = try SQLiteConnection(filename: folder.databasePath + "-events", busyTimeoutMs: 1_000)
-        try Schema.migrate(legacy, with: Schema.logMigrations)
-        let insert = try legacy.cached("INSERT INTO event_log (committed_ms, events) VALUES (?1, ?2)")
-        for readers in [["a", "b"], ["b", "c"]] {
-            try insert.bind(1, Int64(1_000))
-            try insert.bind(2, blob: EventLogCodec.encode(readers.map { event("/old", $0, id: "id-\($0)") }))
-            try insert.run()
-        }
-        legacy.close()
-
-        let store = try EmbeddedStore(path: folder.databasePath)
-        #expect(!FileManager.default.fileExists(atPath: folder.databasePath + "-events"))
-        #expect(try store.readers(of: "/old", in: .allTime)?.map(\.events) == [1, 2, 1])
-        store.close()
-        let reopened = try EmbeddedStore(path: folder.databasePath)
-        defer { reopened.close() }
-        #expect(try reopened.readers(of: "/old", in: .allTime)?.map(\.events) == [1, 2, 1])
-    }
-
     @Test("with an fsync per commit, appends from many threads complete in groups and all count")
     func fsyncGroups() async throws {
         let folder = try TemporaryFolder()
@@ -218,35 +195,4 @@ struct CheckpointTests {
         try EmbeddedStore(path: folder.databasePath).close()
     }
 
-    @Test("a database of the earlier release (reader_days) is read once and saved by a checkpoint")
-    func legacyTables() async throws {
-        let folder = try TemporaryFolder()
-        let old = try legacyDatabase(in: folder)
-        try old.execute(
-            """
-            INSERT INTO reader_days VALUES (1, 'r1', 0, 0.5, 0.75, 1, 3, 900, 1000, 5000),
-                (1, 'r1', 1, 0.25, 0.5, 1, 1, 100, 86401000, 86401000), (1, 'r2', 0, 1, 1, 1, 1, 0, 7, 7)
-            """)
-        let now = EmbeddedStore.Options.wallClockMs()
-        try old.execute("INSERT INTO event_ids VALUES ('4:/old2:r1x', \(now))")
-        try old.execute("INSERT INTO meta VALUES ('folded_seq', 41)")
-        old.close()
-
-        let store = try EmbeddedStore(path: folder.databasePath)
-        let r1 = try #require(try store.reader("r1", of: "/old"))
-        #expect(r1.events == 4 && r1.engagedMs == 1_000 && r1.maxProgress == 0.5 && r1.lastMs == 86_401_000)
-        #expect(try store.readers(of: "/old", in: DayRange(from: 1, to: 1))?.map(\.reader) == ["r1"])
-        #expect(
-            try await store.append([event("/old", "r1", id: "x")]) == AppendResult(counted: 0, duplicates: 1))
-        #expect(store.checkpointSeq >= 41)
-        store.close()
-
-        let check = try SQLiteConnection(filename: folder.databasePath, busyTimeoutMs: 1_000)
-        #expect(try check.integer("SELECT count(*) FROM reader_days") == 0)
-        check.close()
-        let reopened = try EmbeddedStore(path: folder.databasePath)
-        defer { reopened.close() }
-        #expect(try reopened.reader("r1", of: "/old")?.events == 4)
-        #expect(try reopened.readers(of: "/old", in: .allTime)?.count == 2)
-    }
 }

@@ -22,7 +22,7 @@ struct SQLiteStoreFailureTests {
         // A capacity of 0 makes every write fail as on a full disk.
         store.setJournalCapacity(0)
         let error = await #expect(throws: StoreError.self) { try await store.append(bigBatch) }
-        #expect(error?.code == ENOSPC)
+        #expect(error?.posixCode == ENOSPC)
         #expect(!store.isWritable)
         #expect(try store.listing(in: .allTime, threshold: 0.9) == before)
         #expect(try store.readers(of: "/big", in: .allTime) == nil)

@@ -77,60 +77,6 @@ struct SQLiteStoreIDRowsTests {
         #expect(try savedIDs(in: folder) == 1)
     }
 
-    @Test("ids an earlier release kept as a blob in meta count, and move into a chunk")
-    func idBlobOfEarlierRelease() async throws {
-        let folder = try TemporaryFolder()
-        try EmbeddedStore(path: folder.databasePath).close()
-        let earlier = event(id: "kept-in-a-blob")
-        var blob = CheckpointWriter()
-        blob.integer(1)
-        blob.string(try #require(earlier.deduplicationKey))
-        blob.integer(UInt64(EmbeddedStore.Options.wallClockMs()))
-        let connection = try SQLiteConnection(filename: folder.databasePath, busyTimeoutMs: 1_000)
-        let insert = try connection.cached("INSERT INTO meta (key, value) VALUES ('recent_ids', ?1)")
-        try insert.bind(1, blob: blob.bytes)
-        try insert.run()
-        insert.reset()
-        connection.close()
-
-        let store = try EmbeddedStore(path: folder.databasePath)
-        defer { store.close() }
-        #expect(try await store.append([earlier]) == AppendResult(counted: 0, duplicates: 1))
-        // A repeat writes nothing; the next checkpoint comes with the next event.
-        _ = try await store.append([event()])
-        try store.checkpointNow()
-        #expect(try rowCount("meta WHERE key GLOB 'recent_ids*'", in: folder) == 0)
-        #expect(try savedIDs(in: folder) == 1)
-    }
-
-    @Test("ids an earlier release kept a row each count, and move into a chunk")
-    func idRowsOfEarlierRelease() async throws {
-        let folder = try TemporaryFolder()
-        try EmbeddedStore(path: folder.databasePath).close()
-        let earlier = (0..<3).map { event(id: "kept-in-a-row-\($0)") }
-        let connection = try SQLiteConnection(filename: folder.databasePath, busyTimeoutMs: 1_000)
-        let insert = try connection.cached("INSERT INTO recent_ids (key, seen_ms) VALUES (?1, ?2)")
-        for record in earlier {
-            try insert.bind(1, try #require(record.deduplicationKey))
-            try insert.bind(2, EmbeddedStore.Options.wallClockMs())
-            try insert.run()
-        }
-        insert.reset()
-        connection.close()
-
-        let store = try EmbeddedStore(path: folder.databasePath)
-        defer { store.close() }
-        #expect(try await store.append(earlier) == AppendResult(counted: 0, duplicates: 3))
-        _ = try await store.append([event()])
-        try store.checkpointNow()
-        #expect(try rowCount("recent_ids", in: folder) == 0)
-        #expect(try savedIDs(in: folder) == 3)
-        store.close()
-        let reopened = try EmbeddedStore(path: folder.databasePath)
-        defer { reopened.close() }
-        #expect(try await reopened.append(earlier) == AppendResult(counted: 0, duplicates: 3))
-    }
-
     @Test("a checkpoint saves many ids in a few rows, and a damaged chunk stops start-up")
     func chunkRows() async throws {
         let folder = try TemporaryFolder()

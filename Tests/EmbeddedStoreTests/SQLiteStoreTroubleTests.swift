@@ -189,38 +189,4 @@ struct SQLiteStoreTroubleTests {
         }
     }
 
-    @Test("numbering goes on after an earlier release's event log, and what comes after it replays once")
-    func afterLegacyLog() async throws {
-        let folder = try TemporaryFolder()
-        try EmbeddedStore(path: folder.databasePath).close()
-        let legacy = try SQLiteConnection(filename: folder.databasePath + "-events", busyTimeoutMs: 1_000)
-        try Schema.migrate(legacy, with: Schema.logMigrations)
-        // The earlier release had numbered 500 groups; its folder had emptied the table but the
-        // last two.
-        try legacy.execute("INSERT INTO sqlite_sequence (name, seq) VALUES ('event_log', 498)")
-        let insert = try legacy.cached("INSERT INTO event_log (committed_ms, events) VALUES (?1, ?2)")
-        for reader in ["a", "b"] {
-            try insert.bind(1, EmbeddedStore.Options.wallClockMs())
-            try insert.bind(2, blob: EventLogCodec.encode([event("/old", reader, id: "id-\(reader)")]))
-            try insert.run()
-        }
-        legacy.close()
-
-        let store = try EmbeddedStore(path: folder.databasePath)
-        #expect(store.checkpointSeq == 500)
-        _ = try await store.append([event("/old", "c", id: "id-c")])
-        #expect(store.committedSeqValue == 501)
-        store.abandon()
-        let reopened = try EmbeddedStore(path: folder.databasePath)
-        #expect(try reopened.readers(of: "/old", in: .allTime)?.map(\.events) == [1, 1, 1])
-        #expect(
-            try await reopened.append([event("/old", "a", id: "id-a"), event("/old", "c", id: "id-c")])
-                == AppendResult(counted: 0, duplicates: 2))
-        try reopened.checkpointNow()
-        reopened.close()
-        let again = try EmbeddedStore(path: folder.databasePath)
-        defer { again.close() }
-        #expect(try again.readers(of: "/old", in: .allTime)?.map(\.events) == [1, 1, 1])
-        #expect(again.committedSeqValue == again.checkpointSeq)
-    }
 }

@@ -53,7 +53,7 @@ struct SnapshotPiecesTests {
         let index = RandomIndexLoad(seed: 4).index()
         let article = try #require(index.captureArticles(changedSince: [:]).first { $0.key.string == "/big" })
         var pieces = 0
-        let failure = StoreError(code: 28, message: "no room")
+        let failure = StoreError.posix(28, "no room")
         #expect(throws: failure) {
             try MemoryIndex.encode(article, seq: 1, pieceBytes: 1_000) { _ throws(StoreError) in
                 pieces += 1

@@ -102,10 +102,8 @@ extension Checkpointer {
         var expected: Int64 = 1
         while try parts.step() {
             guard parts.int64(0) == expected else {
-                throw StoreError(
-                    code: 0,
-                    message:
-                        "the snapshot of article \(name) lacks part \(expected) (found part \(parts.int64(0)))"
+                throw StoreError.corrupt(
+                    "the snapshot of article \(name) lacks part \(expected) (found part \(parts.int64(0)))"
                 )
             }
             data.append(contentsOf: parts.blob(1))

@@ -35,14 +35,7 @@ final class Checkpointer: @unchecked Sendable {
     private var parted: Set<ExactKey> = []
     /// Ids captured for checkpoints that failed, to save with the next.
     private var pendingIDs = IDKeyList()
-    /// Whether `meta` still holds ids as blobs (as releases before `recent_ids` rows kept them).
-    private var idBlobsInMeta = false
-    /// Whether `recent_ids` still holds ids a row each (as releases before `recent_id_chunks`).
-    private var idRows = false
     private var lastCheckpointMs: Int64
-    /// Rows of the tables of earlier releases (`reader_days`, `event_ids`) to delete with the
-    /// first checkpoint, which holds what they held.
-    private var legacyRows: Bool
 
     private var journal: EventJournal?
     private var capture: (@Sendable ([ExactKey: UInt64]) -> CheckpointCapture)?
@@ -57,14 +50,8 @@ final class Checkpointer: @unchecked Sendable {
         self.options = options
         folded = Locked(
             try state.integer("SELECT coalesce((SELECT value FROM meta WHERE key = 'folded_seq'), 0)"))
-        legacyRows =
-            try state.integer("SELECT EXISTS (SELECT 1 FROM reader_days) OR EXISTS (SELECT 1 FROM event_ids)")
-            != 0
         lastCheckpointMs = options.clock()
     }
-
-    /// Whether the database still holds rows of an earlier release's tables.
-    var hasLegacyRows: Bool { checkpointLock.withLock { legacyRows } }
 
     /// Loads the saved articles into `index` and returns the ids saved with them that are
     /// younger than `sinceMs`; remembers the articles' versions as saved.
@@ -118,32 +105,6 @@ final class Checkpointer: @unchecked Sendable {
                 ids[key] = max(ids[key] ?? .min, seenMs)
             }
         }
-        // Into a blob with the next checkpoint, which deletes the rows (expired ones too).
-        idRows = try state.integer("SELECT EXISTS (SELECT 1 FROM recent_ids)") != 0
-        let rowsOfIDs = try state.cached("SELECT key, seen_ms FROM recent_ids WHERE seen_ms > ?1")
-        defer { rowsOfIDs.reset() }
-        try rowsOfIDs.bind(1, sinceMs)
-        while try rowsOfIDs.step() {
-            let key = ExactKey(rowsOfIDs.string(0))
-            let seenMs = rowsOfIDs.int64(1)
-            ids[key] = max(ids[key] ?? .min, seenMs)
-            withUTF8(of: key.string) { pendingIDs.append($0, seenMs: seenMs) }
-        }
-        let saved = try state.cached(
-            "SELECT value FROM meta WHERE key = 'recent_ids' OR key GLOB 'recent_ids.*'")
-        defer { saved.reset() }
-        while try saved.step() {
-            // Rows come with the next checkpoint, which deletes the blobs.
-            idBlobsInMeta = true
-            var reader = CheckpointReader(bytes: Array(saved.blob(0)))
-            for _ in 0..<(try reader.count()) {
-                let key = try reader.string()
-                let seenMs = Int64(bitPattern: try reader.integer())
-                guard seenMs > sinceMs else { continue }
-                ids[ExactKey(key)] = max(ids[ExactKey(key)] ?? .min, seenMs)
-                withUTF8(of: key) { pendingIDs.append($0, seenMs: seenMs) }
-            }
-        }
         return ids
     }
 
@@ -191,7 +152,7 @@ final class Checkpointer: @unchecked Sendable {
         checkpointLock.lock()
         defer { checkpointLock.unlock() }
         let taken = capture(saved)
-        guard taken.seq > foldedSeq || !taken.articles.isEmpty || legacyRows else {
+        guard taken.seq > foldedSeq || !taken.articles.isEmpty else {
             pendingIDs.append(contentsOf: taken.newIDs)
             return
         }
@@ -233,14 +194,6 @@ final class Checkpointer: @unchecked Sendable {
                 try meta.bind(2, max(taken.seq, foldedSeq))
                 try meta.run()
                 try Self.saveIDs(ids, forgettingThrough: horizon, in: state)
-                if idBlobsInMeta {
-                    try state.execute("DELETE FROM meta WHERE key = 'recent_ids' OR key GLOB 'recent_ids.*'")
-                }
-                if idRows { try state.execute("DELETE FROM recent_ids") }
-                if legacyRows {
-                    try state.execute("DELETE FROM reader_days")
-                    try state.execute("DELETE FROM event_ids")
-                }
             }
         } catch {
             pendingIDs = ids
@@ -249,9 +202,6 @@ final class Checkpointer: @unchecked Sendable {
             parted.formUnion(split)
             throw error
         }
-        legacyRows = false
-        idBlobsInMeta = false
-        idRows = false
         pendingIDs = IDKeyList()
         folded.withLock { $0 = max($0, taken.seq) }
         for article in taken.articles { saved[article.key] = article.version }

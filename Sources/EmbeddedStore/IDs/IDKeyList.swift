@@ -110,7 +110,7 @@ struct IDKeyList: Sendable {
     /// The list a saved blob holds; throws when it is not one.
     init(blob: UnsafeRawBufferPointer) throws(StoreError) {
         func damaged(_ detail: String) -> StoreError {
-            StoreError(code: 0, message: "a saved chunk of event ids is damaged: \(detail)")
+            StoreError.corrupt("a saved chunk of event ids is damaged: \(detail)")
         }
         guard blob.first == Self.blobVersion else {
             throw damaged("unknown version \(blob.first.map(String.init) ?? "none")")

@@ -205,7 +205,7 @@ extension ArticleCodec {
     }
 
     static func damaged(_ why: String) -> StoreError {
-        StoreError(code: 0, message: "article snapshot refused: \(why)")
+        StoreError.corrupt("article snapshot refused: \(why)")
     }
 }
 

@@ -1,36 +1,36 @@
-public import ProgressStore
+import ProgressStore
 
 /// One article of a ``MemoryIndex`` as bytes: what a store keeps, one blob per article,
 /// rewriting only the articles whose version moved since it last wrote them.
-public struct EncodedArticle: Sendable {
+struct EncodedArticle: Sendable {
     /// The article's ``MemoryIndex/version(of:)`` when it was taken.
-    public var version: UInt64
+    var version: UInt64
     /// The index's ``MemoryIndex/mark`` when it was taken: the article holds every event
     /// applied up to that mark, and none applied after it.
-    public var mark: Int64
+    var mark: Int64
     /// Everything needed to rebuild the article exactly, checksummed (see ``ArticleCodec``).
-    public var bytes: [UInt8]
+    var bytes: [UInt8]
 }
 
 /// An article rebuilt from an ``EncodedArticle``'s bytes but not yet in any index: decode on
 /// as many threads as you like, then hand the articles to ``MemoryIndex/insert(_:)``.
-public struct DecodedArticle: Sendable {
+struct DecodedArticle: Sendable {
     let index: ArticleIndex
     /// The mark it was encoded with (see ``EncodedArticle/mark``).
-    public let mark: Int64
+    let mark: Int64
 
     /// The article id.
-    public var article: String { index.name }
+    var article: String { index.name }
     /// Its version, which it keeps once inserted.
-    public var version: UInt64 { index.version }
+    var version: UInt64 { index.version }
     /// Its readers: the (article, reader) pairs it adds.
-    public var readerCount: Int { index.readerCount }
+    var readerCount: Int { index.readerCount }
 }
 
 extension MemoryIndex {
     /// Every article with its version, in no particular order; the lock is held for one pass
     /// over the articles.
-    public func articleVersions() -> [(article: String, version: UInt64)] {
+    func articleVersions() -> [(article: String, version: UInt64)] {
         state.read { state in state.articles.map { ($0.name, $0.version) } }
     }
 
@@ -38,7 +38,7 @@ extension MemoryIndex {
     /// article. The read lock is held only to copy the article (a copy-on-write snapshot);
     /// encoding runs outside it, and meanwhile the writer copies at most one chunk of any column
     /// it changes. Safe from any thread.
-    public func encodeArticle(_ article: String) -> EncodedArticle? {
+    func encodeArticle(_ article: String) -> EncodedArticle? {
         guard
             let (index, mark) = state.read({ state in state.article(named: article).map { ($0, state.mark) } }
             )
@@ -50,7 +50,7 @@ extension MemoryIndex {
     /// Rebuilds an article from ``EncodedArticle/bytes`` without touching any index: a pure
     /// function, safe on any number of threads at once. Throws ``StoreError`` for bytes that are
     /// truncated, damaged or of an unknown format; never reads outside `bytes`.
-    public static func decodeArticle(_ bytes: UnsafeRawBufferPointer) throws(StoreError) -> DecodedArticle {
+    static func decodeArticle(_ bytes: UnsafeRawBufferPointer) throws(StoreError) -> DecodedArticle {
         let (index, mark) = try ArticleCodec.decode(bytes)
         return DecodedArticle(index: index, mark: mark)
     }
@@ -58,14 +58,14 @@ extension MemoryIndex {
     /// Adds decoded articles under one short hold of the write lock (a dictionary insertion
     /// each). Throws, adding none, when the index already holds one of them or two share an id:
     /// restore articles into an index before applying events to it.
-    public func insert(_ articles: [DecodedArticle]) throws(StoreError) {
+    func insert(_ articles: [DecodedArticle]) throws(StoreError) {
         var names = Set<ArticleKey>()
         for article in articles where !names.insert(ArticleKey(article.article)).inserted {
-            throw StoreError(code: 0, message: "article \(article.article) restored twice")
+            throw StoreError.corrupt("article \(article.article) restored twice")
         }
         try state.write { state throws(StoreError) in
             if let held = articles.first(where: { state.slots[ArticleKey($0.article)] != nil }) {
-                throw StoreError(code: 0, message: "article \(held.article) is already in the index")
+                throw StoreError.corrupt("article \(held.article) is already in the index")
             }
             state.insert(articles.map(\.index))
         }
@@ -73,7 +73,7 @@ extension MemoryIndex {
 
     /// Decodes one article and inserts it (``decodeArticle(_:)`` then ``insert(_:)``): the
     /// decoding runs outside the lock, so threads may restore different articles at once.
-    public func restoreArticle(_ bytes: UnsafeRawBufferPointer) throws(StoreError) {
+    func restoreArticle(_ bytes: UnsafeRawBufferPointer) throws(StoreError) {
         try insert([Self.decodeArticle(bytes)])
     }
 }

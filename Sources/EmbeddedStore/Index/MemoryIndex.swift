@@ -1,4 +1,4 @@
-public import ProgressStore
+import ProgressStore
 import Synchronization
 
 /// An in-memory read model of the store: every (article, reader, day) record, folded as the
@@ -20,20 +20,20 @@ import Synchronization
 /// engaged minimum and a threshold with at most three decimals come from per-article totals
 /// and 1/1000 histograms, without visiting readers; their quantiles may then be up to 0.001
 /// low (SPEC §5 allows 0.01), and are exact when the quantile's bin holds a single value.
-public final class MemoryIndex: Sendable {
+final class MemoryIndex: Sendable {
     let state = ReadWriteLocked(IndexState())
     /// Article indices by name, byte order, for ``listing(in:threshold:)``; rebuilt when an
     /// article has been added since.
     private let nameOrder = Mutex<[Int32]>([])
 
     /// An empty index.
-    public init() {}
+    init() {}
 
     /// Folds events that are already durable and deduplicated (the store's writer thread calls
     /// this after each commit). `mark`, when given, becomes the index's ``mark``: pass the
     /// commit's log sequence number, and every article snapshot taken afterwards says it holds
     /// the events up to it (see ``encodeArticle(_:)``).
-    public func apply(_ events: [EventRecord], mark: Int64? = nil) {
+    func apply(_ events: [EventRecord], mark: Int64? = nil) {
         state.write { state in
             // Through the buffer, each event's strings are lent to `fold`, not copied (a retain
             // and a release each, on the writer's lock).
@@ -43,13 +43,13 @@ public final class MemoryIndex: Sendable {
     }
 
     /// The last `mark` given to ``apply(_:mark:)``; 0 before any.
-    public var mark: Int64 {
+    var mark: Int64 {
         state.read { $0.mark }
     }
 
-    /// Restores one stored (article, reader, day) row at start-up, as the SQLite table
-    /// `reader_days` holds it. A row restored twice for the same key is folded into the first.
-    public func restore(
+    /// Folds in one whole (article, reader, day) record, as tests build an index with records
+    /// that many events would take to make. A record folded twice for one key joins the first.
+    func restore(
         article: String, reader: String, day: Int32, maxProgress: Double, maxSeenDepth: Double,
         scrollable: Bool, events: Int64, engagedMs: Int64, firstMs: Int64, lastMs: Int64
     ) {
@@ -62,8 +62,8 @@ public final class MemoryIndex: Sendable {
         ])
     }
 
-    /// Restores many stored rows under one acquisition of the lock (start-up loads millions).
-    public func restore(_ rows: [StoredReaderDay]) {
+    /// Folds in many whole records under one acquisition of the lock.
+    func restore(_ rows: [StoredReaderDay]) {
         state.write { state in
             for row in rows {
                 state.fold(
@@ -79,7 +79,7 @@ public final class MemoryIndex: Sendable {
 
     /// The readers of `article` with their figures folded over `days`, in byte order of their
     /// ids (as ``ProgressStore/readers(of:in:)``); `nil` when the article never had an event.
-    public func readers(of article: String, in days: DayRange) -> [ReaderSummary]? {
+    func readers(of article: String, in days: DayRange) -> [ReaderSummary]? {
         // Folding visits every reader: do it on a snapshot, so the writer (and every
         // acknowledgement waiting for it) never waits for a long read.
         guard let index = state.read({ $0.article(named: article) }) else { return nil }
@@ -100,7 +100,7 @@ public final class MemoryIndex: Sendable {
     /// ``readers(of:in:)``, except that on the fast path (all time, `minEngagedSeconds == 0`,
     /// `threshold` a multiple of 0.001, an article with more than 512 readers) `p25`, `median`
     /// and `p75` may be up to 0.001 low.
-    public func statistics(
+    func statistics(
         of article: String, in days: DayRange, metric: ArticleStatistics.Metric, threshold: Double,
         minEngagedSeconds: Double
     ) -> ArticleStatistics? {
@@ -131,7 +131,7 @@ public final class MemoryIndex: Sendable {
 
     /// One line per article that ever had an event, by name in byte order, with its figures over
     /// `days` (as ``ProgressStore/listing(in:threshold:)``).
-    public func listing(in days: DayRange, threshold: Double) -> [ArticleListing] {
+    func listing(in days: DayRange, threshold: Double) -> [ArticleListing] {
         if days == .allTime {
             return state.read { state in
                 articlesByName(state).map { $0.listing(in: days, threshold: threshold) }
@@ -158,19 +158,19 @@ public final class MemoryIndex: Sendable {
 
     /// A number that changes whenever any figure of `article` may have changed (`nil` for an
     /// unknown article): what an answer computed at one version stays right for.
-    public func version(of article: String) -> UInt64? {
+    func version(of article: String) -> UInt64? {
         state.read { $0.version(of: article) }
     }
 
     /// (article, reader) pairs held, for metrics and benchmarks.
-    public var pairCount: Int {
+    var pairCount: Int {
         state.read { $0.pairCount }
     }
 
     /// Bytes allocated for records, reader ids, hash tables and histograms, counting capacity
     /// not yet used but not the allocator's own overhead: a gauge for metrics (about 60 a pair).
     /// Sums each article's chunk lists under the read lock.
-    public var footprint: Int {
+    var footprint: Int {
         state.read { $0.articles.reduce(0) { $0 + $1.footprint } }
     }
 }

@@ -1,19 +1,19 @@
 import ProgressStore
 
-/// One (article, reader, day) row as a store keeps it, for restoring the index at start-up.
-public struct StoredReaderDay: Sendable {
-    public var article: String
-    public var reader: String
-    public var day: Int32
-    public var maxProgress: Double
-    public var maxSeenDepth: Double
-    public var scrollable: Bool
-    public var events: Int64
-    public var engagedMs: Int64
-    public var firstMs: Int64
-    public var lastMs: Int64
+/// One whole (article, reader, day) record, to fold into an index at once.
+struct StoredReaderDay: Sendable {
+    var article: String
+    var reader: String
+    var day: Int32
+    var maxProgress: Double
+    var maxSeenDepth: Double
+    var scrollable: Bool
+    var events: Int64
+    var engagedMs: Int64
+    var firstMs: Int64
+    var lastMs: Int64
 
-    public init(
+    init(
         article: String, reader: String, day: Int32, maxProgress: Double, maxSeenDepth: Double,
         scrollable: Bool, events: Int64, engagedMs: Int64, firstMs: Int64, lastMs: Int64
     ) {

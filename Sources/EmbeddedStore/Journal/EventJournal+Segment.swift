@@ -133,9 +133,9 @@ extension EventJournal {
                 // A file system can allocate part of the range before it runs out of space (and
                 // grow the file over it): give that back, for whatever else needs the room.
                 _ = ftruncate(fd, off_t(reserved))
-                throw StoreError(
-                    code: code,
-                    message: "allocating room in the event journal failed: \(String(cString: strerror(code)))"
+                throw StoreError.posix(
+                    code,
+                    "allocating room in the event journal failed: \(String(cString: strerror(code)))"
                 )
             }
             reserved = target
@@ -206,6 +206,6 @@ extension EventJournal {
 
     static func error(_ what: String) -> StoreError {
         let code = errno
-        return StoreError(code: code, message: "\(what): \(String(cString: strerror(code)))")
+        return StoreError.posix(code, "\(what): \(String(cString: strerror(code)))")
     }
 }

@@ -44,9 +44,9 @@ extension EventJournal {
 
     /// The error of a failed sync, for it and for everything after it.
     static func syncFailure(_ code: Int32 = errno) -> StoreError {
-        StoreError(
-            code: code,
-            message: "syncing the event journal failed (\(String(cString: strerror(code)))): no more "
+        StoreError.posix(
+            code,
+            "syncing the event journal failed (\(String(cString: strerror(code)))): no more "
                 + "writes until a restart reads the journal again")
     }
 

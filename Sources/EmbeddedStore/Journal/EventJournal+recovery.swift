@@ -14,7 +14,7 @@ extension EventJournal {
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: folder)
         } catch {
-            throw StoreError(code: 0, message: "cannot list \(folder): \(error)")
+            throw StoreError.posix(EIO, "cannot list \(folder): \(error)")
         }
         return names.compactMap { name -> (Int64, String)? in
             guard name.hasPrefix(stem), let seq = Int64(name.dropFirst(stem.count)), seq > 0 else {
@@ -61,10 +61,8 @@ extension EventJournal {
                 }
             }
             guard isTornEnd else {
-                throw StoreError(
-                    code: 0,
-                    message:
-                        "event journal segment \(segment.path ?? "") is damaged at byte \(offset) of \(size), "
+                throw StoreError.corrupt(
+                    "event journal segment \(segment.path ?? "") is damaged at byte \(offset) of \(size), "
                         + "before entries that are sound; nothing was cut off")
             }
             guard ftruncate(segment.fd, off_t(offset)) == 0 else {

@@ -133,7 +133,7 @@ final class EventJournal: @unchecked Sendable {
         try cutFailedWrite(active)
         let frameBytes = Self.headerBytes + payload.count
         if let capacityBytes, segments.reduce(0, { $0 + $1.end }) + Int64(frameBytes) > capacityBytes {
-            throw StoreError(code: ENOSPC, message: "the event journal is full (test capacity)")
+            throw StoreError.posix(ENOSPC, "the event journal is full (test capacity)")
         }
         let destination = try active.room(for: frameBytes, mappingAtLeast: segmentBytes)
         let seq = nextSeq
@@ -225,9 +225,9 @@ final class EventJournal: @unchecked Sendable {
     private func cutFailedWrite(_ segment: Segment) throws(StoreError) {
         guard segment.holdsFailedWrite else { return }
         guard !faults.truncateFails else {
-            throw StoreError(
-                code: EIO,
-                message: "cutting a failed write off the event journal failed; no appends until it works")
+            throw StoreError.posix(
+                EIO,
+                "cutting a failed write off the event journal failed; no appends until it works")
         }
         segment.cutFailedWrite()
     }
@@ -250,8 +250,8 @@ final class EventJournal: @unchecked Sendable {
         }
         segment.holdFailedWrite(of: copied)
         try? cutFailedWrite(segment)
-        throw StoreError(
-            code: EIO, message: "writing the event journal failed: \(String(cString: strerror(EIO)))")
+        throw StoreError.posix(
+            EIO, "writing the event journal failed: \(String(cString: strerror(EIO)))")
     }
 
     /// Starts a new active segment whose first entry is `nextSeq`. Callers hold `lock` (or are

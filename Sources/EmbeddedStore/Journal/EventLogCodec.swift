@@ -97,7 +97,7 @@ enum EventLogCodec {
     static func decode(_ bytes: UnsafeRawBufferPointer) throws(StoreError) -> [EventRecord] {
         var reader = Reader(bytes: bytes)
         guard try reader.byte() == version else {
-            throw StoreError(code: 0, message: "event log entry has an unknown layout")
+            throw StoreError.corrupt("event log entry has an unknown layout")
         }
         var events: [EventRecord] = []
         while !reader.isAtEnd {
@@ -147,6 +147,6 @@ enum EventLogCodec {
                 decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count]), as: UTF8.self)
         }
 
-        static let truncated = StoreError(code: 0, message: "event log entry is truncated")
+        static let truncated = StoreError.corrupt("event log entry is truncated")
     }
 }

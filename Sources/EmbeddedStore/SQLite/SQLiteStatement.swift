@@ -10,7 +10,7 @@ final class SQLiteStatement {
         var handle: OpaquePointer?
         try sqliteCall(db, "prepare \(sql)") { sqlite3_prepare_v3(db, sql, -1, 0, &handle, nil) }
         guard let handle else {
-            throw StoreError(code: SQLITE_MISUSE, message: "empty statement: \(sql)")
+            throw StoreError.sqlite(SQLITE_MISUSE, "empty statement: \(sql)")
         }
         self.handle = handle
         self.db = db
@@ -44,8 +44,8 @@ final class SQLiteStatement {
 
     func bind(_ index: Int32, blob: [UInt8]) throws(StoreError) {
         guard blob.count <= Int32.max else {
-            throw StoreError(
-                code: SQLITE_TOOBIG, message: "a blob of \(blob.count) bytes is more than SQLite takes")
+            throw StoreError.sqlite(
+                SQLITE_TOOBIG, "a blob of \(blob.count) bytes is more than SQLite takes")
         }
         let code = blob.withUnsafeBytes { bytes in
             csqlite_bind_blob_transient(
@@ -60,8 +60,8 @@ final class SQLiteStatement {
     /// hundreds of megabytes more for an article of millions of readers.
     func bind(_ index: Int32, blobInPlace bytes: UnsafeRawBufferPointer) throws(StoreError) {
         guard bytes.count <= Int32.max else {
-            throw StoreError(
-                code: SQLITE_TOOBIG, message: "a blob of \(bytes.count) bytes is more than SQLite takes")
+            throw StoreError.sqlite(
+                SQLITE_TOOBIG, "a blob of \(bytes.count) bytes is more than SQLite takes")
         }
         // A nil destructor is SQLITE_STATIC: no copy.
         let start = bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)

@@ -5,7 +5,7 @@ extension StoreError {
     /// The error SQLite reports for `code` on `db`, with `sqlite3_errmsg` when there is a handle.
     init(sqlite code: Int32, db: OpaquePointer?, context: String? = nil) {
         let detail = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
-        self.init(code: code, message: context.map { "\($0): \(detail)" } ?? detail)
+        self = .sqlite(code, context.map { "\($0): \(detail)" } ?? detail)
     }
 }
 
