@@ -1,37 +1,59 @@
+import Dispatch
 public import ProgressStore
 
 extension EmbeddedStore {
-    /// See ``ProgressStore/readers(of:in:)``; served from the in-memory index.
-    /// Readers come in the order of their ids' UTF-8 bytes.
-    public func readers(of article: String, in days: DayRange) throws(StoreError) -> [ReaderSummary]? {
-        try requireOpen()
-        return index.readers(of: article, in: days)
+    /// See ``ProgressStore/readers(of:in:completion:)``; folded from the in-memory index on the
+    /// store's read queue. Readers come in the order of their ids' UTF-8 bytes.
+    public func readers(
+        of article: String, in days: DayRange,
+        completion: @escaping @Sendable (Result<[ReaderSummary]?, StoreError>) -> Void
+    ) {
+        guard !isClosed else { return completion(.failure(.closed)) }
+        readQueue.async { [index] in completion(.success(index.readers(of: article, in: days))) }
     }
 
-    /// See ``ProgressStore/listing(in:threshold:)``; served from the in-memory index.
-    public func listing(in days: DayRange, threshold: Double) throws(StoreError) -> [ArticleListing] {
-        try requireOpen()
-        return index.listing(in: days, threshold: threshold)
+    /// See ``ProgressStore/listing(_:completion:)``: all time, on the calling thread (a page
+    /// costs what changed since the last one, whatever the number of articles); over a range,
+    /// which folds every article, on the store's read queue.
+    public func listing(
+        _ query: ListingQuery, completion: @escaping @Sendable (Result<ListingPage, StoreError>) -> Void
+    ) {
+        guard !isClosed else { return completion(.failure(.closed)) }
+        guard query.days == .allTime else {
+            readQueue.async { [index] in completion(.success(index.listing(query))) }
+            return
+        }
+        completion(.success(index.listing(query)))
     }
 
-    /// See ``ProgressStore/statistics(of:in:metric:threshold:minEngagedSeconds:)``: for the
-    /// default query, from counters the index keeps up to date, whatever the article's size.
+    /// See ``ProgressStore/statistics(_:completion:)``: what the index's counters answer, on
+    /// the calling thread in microseconds whatever the article's size; the rest by folding the
+    /// article's readers on the store's read queue.
     public func statistics(
-        of article: String, in days: DayRange, metric: ArticleStatistics.Metric, threshold: Double,
-        minEngagedSeconds: Double
-    ) throws(StoreError) -> ArticleStatistics? {
-        try requireOpen()
-        return index.statistics(
-            of: article, in: days, metric: metric, threshold: threshold, minEngagedSeconds: minEngagedSeconds)
+        _ query: StatisticsQuery,
+        completion: @escaping @Sendable (Result<ArticleStatistics?, StoreError>) -> Void
+    ) {
+        guard !isClosed else { return completion(.failure(.closed)) }
+        switch index.statistics(query) {
+        case .answered(let statistics):
+            completion(.success(statistics))
+        case .fold(let article):
+            readQueue.async { completion(.success(article.statistics(query))) }
+        }
     }
 
     /// See ``ProgressStore/version(of:)``: the in-memory index counts each article's changes.
     public func version(of article: String) -> UInt64? {
-        (try? requireOpen()) == nil ? nil : index.version(of: article)
+        isClosed ? nil : index.version(of: article)
+    }
+
+    /// See ``ProgressStore/report(completion:)``.
+    public func report(completion: @escaping @Sendable (StoreReport) -> Void) {
+        completion(StoreReport(sizeBytes: sizeBytes, gauges: gauges))
     }
 
     /// The checkpointer's lag and health, and the pairs held in memory.
-    public var gauges: [StoreGauge] {
+    var gauges: [StoreGauge] {
         [
             StoreGauge(
                 name: "journal_entries",

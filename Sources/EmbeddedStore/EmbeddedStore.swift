@@ -21,6 +21,8 @@ public final class EmbeddedStore: ProgressStore {
     private let checkpointer: Checkpointer
     /// Every statistic is read from here; SQLite is where it survives restarts.
     let index = MemoryIndex()
+    /// Folds over many readers or articles run here, off the caller's thread.
+    let readQueue = DispatchQueue(label: "reading-progress.embedded-store.reads", attributes: .concurrent)
     private let writable = Flag(true)
     private let closed = Locked(false)
     /// An exclusive `flock` on `<path>.lock`, held while open: two processes appending to one
@@ -126,9 +128,8 @@ public final class EmbeddedStore: ProgressStore {
     /// "unwritable" until the next append, which a load balancer that has taken the node out of
     /// service would never send. It shows that a small write succeeds, not that there is room
     /// for a large one.
-    public func probe(completion: (@Sendable (Bool) -> Void)? = nil) {
-        let ok = writer.probe()
-        completion?(ok)
+    public func probe(completion: @escaping @Sendable (Bool) -> Void = { _ in }) {
+        completion(writer.probe())
     }
 
     /// Caps the event journal at `bytes` (`nil`: no cap) — a test hook to fill the store and
@@ -141,10 +142,8 @@ public final class EmbeddedStore: ProgressStore {
     var checkpointSeq: Int64 { checkpointer.foldedSeq }
     var checkpointFailing: Bool { checkpointer.failing.current }
 
-    /// Throws ``StoreError/closed`` once ``close()`` has begun.
-    func requireOpen() throws(StoreError) {
-        if closed.current { throw StoreError.closed }
-    }
+    /// Whether ``close()`` has begun.
+    var isClosed: Bool { closed.current }
 
     /// Takes a checkpoint now (a test hook: when the index is saved is otherwise none of a
     /// caller's concern).
@@ -154,7 +153,7 @@ public final class EmbeddedStore: ProgressStore {
 
     /// Bytes on disk: the state database, its write-ahead log and the event journal (0 for
     /// memory stores).
-    public var sizeBytes: Int64 {
+    var sizeBytes: Int64 {
         guard !isInMemory else { return 0 }
         return [path, path + "-wal"].reduce(journal.sizeBytes) { total, file in
             let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size]) as? NSNumber

@@ -67,7 +67,7 @@ struct MemoryIndexTests {
         let stats = try #require(
             index.statistics(
                 of: "/five", in: .allTime, metric: .seenDepth, threshold: 0.9, minEngagedSeconds: 0))
-        #expect(stats.unscrollableReaders == 0)
+        #expect(stats.unscrollableReaders == copies)
         #expect(stats.counted == 5 * copies)
         #expect(stats.completed == 3 * copies)  // r3, r4, r5
         #expect(stats.rate == 0.6)

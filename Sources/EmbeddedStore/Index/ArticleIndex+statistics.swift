@@ -11,6 +11,12 @@ extension ArticleIndex {
             && DepthHistogram.edge(of: threshold) != nil
     }
 
+    func statistics(_ query: StatisticsQuery) -> ArticleStatistics {
+        statistics(
+            in: query.days, metric: query.metric, threshold: query.threshold,
+            minEngagedSeconds: query.minEngagedSeconds)
+    }
+
     func statistics(
         in days: DayRange, metric: ArticleStatistics.Metric, threshold: Double, minEngagedSeconds: Double
     ) -> ArticleStatistics {
@@ -31,7 +37,7 @@ extension ArticleIndex {
         from histogram: DepthHistogram, metric: ArticleStatistics.Metric, edge: Int
     ) -> ArticleStatistics {
         let readers = names.count
-        let unscrollable = metric == .progress ? totals.unscrollable : 0
+        let unscrollable = totals.unscrollable
         let counted = histogram.total
         let atOrAbove = histogram.countsAtOrAbove()
         let completed = atOrAbove[edge]
@@ -68,6 +74,10 @@ extension ArticleIndex {
     /// `metric=progress` counts readers. All time, only completion may need the readers: not
     /// when the histogram holds the threshold's edge.
     func listing(in days: DayRange, threshold: Double) -> ArticleListing {
+        if totals.misses(days) {
+            return ArticleListing(
+                article: name, readers: 0, events: 0, completionRate: 0, meanDepth: 0, lastEventMs: nil)
+        }
         guard totals.spans(days) else {
             let stats = statistics(in: days, metric: .progress, threshold: threshold, minEngagedSeconds: 0)
             return ArticleListing(

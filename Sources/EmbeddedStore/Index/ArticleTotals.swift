@@ -29,4 +29,12 @@ struct ArticleTotals {
         let last = Int32(lastMs.floorDivided(by: DayRecords.dayMs))
         return (days.from ?? .min) <= first && (days.to ?? .max) >= last
     }
+
+    /// Whether this article has no event on any day of `days`.
+    func misses(_ days: DayRange) -> Bool {
+        guard let firstMs, let lastMs else { return true }
+        let first = Int32(firstMs.floorDivided(by: DayRecords.dayMs))
+        let last = Int32(lastMs.floorDivided(by: DayRecords.dayMs))
+        return (days.from ?? .min) > last || (days.to ?? .max) < first
+    }
 }

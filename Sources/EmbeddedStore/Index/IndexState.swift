@@ -16,6 +16,11 @@ struct IndexState {
     var mark: Int64 = 0
     /// The article the last event went to: a batch's events mostly share one.
     private var lastSlot: Int32 = -1
+    /// The articles that changed since the listing last took them, each once, and by slot
+    /// whether it is among them: so that the listing's orders follow the articles that
+    /// changed rather than visit every article.
+    private var changedSlots: [Int32] = []
+    private var isChanged: [Bool] = []
 
     func article(named name: String) -> ArticleIndex? {
         slots[ArticleKey(name)].map { articles[Int($0)] }
@@ -29,6 +34,20 @@ struct IndexState {
 
     mutating func fold(article name: String, reader: String, day: Int32, _ figures: DayFigures) {
         fold(slot: slot(named: name), reader: reader, day: day, figures)
+    }
+
+    /// The articles that changed since the last call, each once.
+    mutating func takeChangedSlots() -> [Int32] {
+        let taken = changedSlots
+        changedSlots = []
+        for slot in taken { isChanged[Int(slot)] = false }
+        return taken
+    }
+
+    @inline(__always) private mutating func noteChange(of slot: Int32) {
+        guard !isChanged[Int(slot)] else { return }
+        isChanged[Int(slot)] = true
+        changedSlots.append(slot)
     }
 
     /// Folds a batch of events. Each article is looked up in `slots` once for every distinct
@@ -76,6 +95,7 @@ struct IndexState {
                 reader: events[index].reader, readerHash: found[index].readerHash, day: events[index].day,
                 DayFigures(events[index]))
             if isNew { pairCount += 1 }
+            noteChange(of: found[index].slot)
         }
     }
 
@@ -94,6 +114,7 @@ struct IndexState {
             slot = Int32(articles.count)
             slots[ArticleKey(name)] = slot
             articles.append(ArticleIndex(name: name))
+            isChanged.append(false)
         }
         lastSlot = slot
         return slot
@@ -103,14 +124,18 @@ struct IndexState {
         if articles[Int(slot)].fold(reader: reader, day: day, figures) {
             pairCount += 1
         }
+        noteChange(of: slot)
     }
 
     /// Adds whole articles; the caller has checked that none is held yet.
     mutating func insert(_ inserted: [ArticleIndex]) {
         articles.reserveCapacity(articles.count + inserted.count)
         for article in inserted {
-            slots[ArticleKey(article.name)] = Int32(articles.count)
+            let slot = Int32(articles.count)
+            slots[ArticleKey(article.name)] = slot
             articles.append(article)
+            isChanged.append(false)
+            noteChange(of: slot)
             pairCount += article.readerCount
         }
     }

@@ -22,9 +22,8 @@ import Synchronization
 /// low (SPEC §5 allows 0.01), and are exact when the quantile's bin holds a single value.
 final class MemoryIndex: Sendable {
     let state = ReadWriteLocked(IndexState())
-    /// Article indices by name, byte order, for ``listing(in:threshold:)``; rebuilt when an
-    /// article has been added since.
-    private let nameOrder = Mutex<[Int32]>([])
+    /// The all-time listing's orders (MemoryIndex+listing.swift).
+    let listingOrders = Mutex(ListingOrders())
 
     /// An empty index.
     init() {}
@@ -78,7 +77,8 @@ final class MemoryIndex: Sendable {
     }
 
     /// The readers of `article` with their figures folded over `days`, in byte order of their
-    /// ids (as ``ProgressStore/readers(of:in:)``); `nil` when the article never had an event.
+    /// ids (as ``ProgressStore/readers(of:in:completion:)``); `nil` when the article never had
+    /// an event.
     func readers(of article: String, in days: DayRange) -> [ReaderSummary]? {
         // Folding visits every reader: do it on a snapshot, so the writer (and every
         // acknowledgement waiting for it) never waits for a long read.
@@ -94,66 +94,32 @@ final class MemoryIndex: Sendable {
         }
     }
 
-    /// The statistics of SPEC §5 for `article` over `days`; `nil` for an unknown article.
+    /// How the statistics `query` asks for are had: answered already from counters (all time,
+    /// `minEngagedSeconds == 0`, a threshold that is a multiple of 0.001, an article with more
+    /// than 512 readers — in microseconds under the lock, whatever the article's size), or by
+    /// folding a snapshot of the article's readers, which the caller does outside the lock
+    /// (see ``StatisticsWork/fold(_:)``).
     ///
-    /// Equal to ``ArticleStatistics/compute(readers:metric:threshold:minEngagedSeconds:)`` of
-    /// ``readers(of:in:)``, except that on the fast path (all time, `minEngagedSeconds == 0`,
-    /// `threshold` a multiple of 0.001, an article with more than 512 readers) `p25`, `median`
-    /// and `p75` may be up to 0.001 low.
-    func statistics(
-        of article: String, in days: DayRange, metric: ArticleStatistics.Metric, threshold: Double,
-        minEngagedSeconds: Double
-    ) -> ArticleStatistics? {
-        enum Work {
-            case done(ArticleStatistics?)
-            case fold(ArticleIndex)
-        }
-        // Counters answer under the lock in microseconds; a fold over every reader runs on a
-        // snapshot outside it, so the writer never waits for a long read.
-        let work = state.read { state -> Work in
-            guard let index = state.article(named: article) else { return .done(nil) }
-            if index.answersFromCounters(in: days, threshold: threshold, minEngagedSeconds: minEngagedSeconds)
+    /// Equal to ``ArticleStatistics/compute(readers:query:)`` of ``readers(of:in:)``, except
+    /// that from counters `p25`, `median` and `p75` may be up to 0.001 low.
+    func statistics(_ query: StatisticsQuery) -> StatisticsWork {
+        state.read { state -> StatisticsWork in
+            guard let index = state.article(named: query.article) else { return .answered(nil) }
+            if index.answersFromCounters(
+                in: query.days, threshold: query.threshold, minEngagedSeconds: query.minEngagedSeconds)
             {
-                return .done(
-                    index.statistics(
-                        in: days, metric: metric, threshold: threshold, minEngagedSeconds: minEngagedSeconds))
+                return .answered(index.statistics(query))
             }
             return .fold(index)
         }
-        switch work {
-        case .done(let statistics):
-            return statistics
-        case .fold(let index):
-            return index.statistics(
-                in: days, metric: metric, threshold: threshold, minEngagedSeconds: minEngagedSeconds)
-        }
     }
 
-    /// One line per article that ever had an event, by name in byte order, with its figures over
-    /// `days` (as ``ProgressStore/listing(in:threshold:)``).
-    func listing(in days: DayRange, threshold: Double) -> [ArticleListing] {
-        if days == .allTime {
-            return state.read { state in
-                articlesByName(state).map { $0.listing(in: days, threshold: threshold) }
-            }
+    /// The statistics of `query` now, folding on this thread if need be.
+    func statisticsNow(_ query: StatisticsQuery) -> ArticleStatistics? {
+        switch statistics(query) {
+        case .answered(let statistics): statistics
+        case .fold(let article): article.statistics(query)
         }
-        // A range folds every reader of every article: on snapshots, outside the lock.
-        let snapshots = state.read { state in articlesByName(state) }
-        return snapshots.map { $0.listing(in: days, threshold: threshold) }
-    }
-
-    /// Every article, by name in byte order; the order is rebuilt only when articles were added.
-    private func articlesByName(_ state: IndexState) -> [ArticleIndex] {
-        let order = nameOrder.withLock { order in
-            if order.count != state.articles.count {
-                order = (0..<Int32(state.articles.count)).sorted {
-                    state.articles[Int($0)].name.utf8.lexicographicallyPrecedes(
-                        state.articles[Int($1)].name.utf8)
-                }
-            }
-            return order
-        }
-        return order.map { state.articles[Int($0)] }
     }
 
     /// A number that changes whenever any figure of `article` may have changed (`nil` for an
@@ -173,4 +139,11 @@ final class MemoryIndex: Sendable {
     var footprint: Int {
         state.read { $0.articles.reduce(0) { $0 + $1.footprint } }
     }
+}
+
+/// Statistics answered, or an article to fold for them.
+enum StatisticsWork {
+    case answered(ArticleStatistics?)
+    /// A snapshot of the article, sharing its buffers: folding it needs no lock.
+    case fold(ArticleIndex)
 }
