@@ -48,6 +48,7 @@ let package = Package(
         .testTarget(name: "ProgressCoreTests", dependencies: ["ProgressCore"]),
         .testTarget(name: "ProgressStoreTests", dependencies: ["ProgressStore"]),
         .testTarget(name: "EmbeddedStoreTests", dependencies: ["EmbeddedStore", "ProgressStore"]),
+        .testTarget(name: "StoreConformanceTests", dependencies: ["EmbeddedStore", "ProgressStore"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "ProgressServiceTests", dependencies: ["ProgressService"]),
         .testTarget(name: "EndToEndTests"),
