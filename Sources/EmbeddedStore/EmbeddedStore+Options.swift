@@ -23,6 +23,10 @@ extension EmbeddedStore {
         /// The largest blob an article's snapshot takes before it is saved in parts; also how much
         /// of an encoded article a checkpoint holds in memory at once.
         public var snapshotPartBytes: Int
+        /// Whether the event journal writes each entry with `pwrite` (`true`) or through a shared
+        /// mapping (`false`); `nil` chooses by the file system (`pwrite` on copy-on-write and
+        /// network file systems, see ``EmbeddedStore/fileSystemCaveat(path:)``).
+        public var positionedJournalWrites: Bool?
         /// The wall clock in ms since the epoch, against which event ids age. Tests move it.
         public var clock: @Sendable () -> Int64
 
@@ -30,7 +34,7 @@ extension EmbeddedStore {
             journalCapacityBytes: Int64? = nil, busyTimeoutMs: Int32 = 5_000,
             idRetentionMs: Int64 = 86_400_000, pruneIntervalMs: Int64 = 60_000, fsyncEachCommit: Bool = false,
             checkpointIntervalMs: Int64 = 30_000, snapshotPartBytes: Int = 64 << 20,
-            clock: @escaping @Sendable () -> Int64 = Options.wallClockMs
+            positionedJournalWrites: Bool? = nil, clock: @escaping @Sendable () -> Int64 = Options.wallClockMs
         ) {
             self.journalCapacityBytes = journalCapacityBytes
             self.busyTimeoutMs = busyTimeoutMs
@@ -39,6 +43,7 @@ extension EmbeddedStore {
             self.fsyncEachCommit = fsyncEachCommit
             self.checkpointIntervalMs = checkpointIntervalMs
             self.snapshotPartBytes = snapshotPartBytes
+            self.positionedJournalWrites = positionedJournalWrites
             self.clock = clock
         }
 

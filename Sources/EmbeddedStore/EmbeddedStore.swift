@@ -65,7 +65,8 @@ public final class EmbeddedStore: ProgressStore {
         checkpointer.markSaved(index)
 
         let journal = try EventJournal(
-            databasePath: plainPath, minimumSeq: checkpointer.foldedSeq, syncs: options.fsyncEachCommit)
+            databasePath: plainPath, minimumSeq: checkpointer.foldedSeq, syncs: options.fsyncEachCommit,
+            positioned: options.positionedJournalWrites)
         journal.setCapacity(options.journalCapacityBytes)
         // A checkpoint removes only segments whose entries it has folded, so the journal begins
         // at or before the first entry the database lacks — unless the database is older than
@@ -110,8 +111,9 @@ public final class EmbeddedStore: ProgressStore {
         writer.append(events, completion: completion)
     }
 
-    /// Why a full disk may not get the usual answer on the file system that holds `path` (see
-    /// ``EventJournal``), or `nil`: for a warning at start-up.
+    /// Why the event journal is written with `pwrite` on the file system that holds `path` (see
+    /// ``EventJournal``), or `nil` when it is written through a shared mapping: for a line at
+    /// start-up.
     public static func fileSystemCaveat(path: String) -> String? {
         path == ":memory:" ? nil : EventJournal.fileSystemCaveat(databasePath: path)
     }

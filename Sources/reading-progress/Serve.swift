@@ -54,7 +54,7 @@ func serve(_ options: Options) -> Int32 {
     if options.store.hasPrefix("sqlite:"),
         let caveat = EmbeddedStore.fileSystemCaveat(path: String(options.store.dropFirst("sqlite:".count)))
     {
-        log.lifecycle("warning: \(caveat)")
+        log.lifecycle(caveat)
     }
     // The one line on standard output, written in one call so that nothing buffers it.
     let line = Array("listening on http://\(shownHost):\(port)\n".utf8)

@@ -19,6 +19,11 @@ extension EventJournal {
     /// stays in the page cache and goes to disk as usual). So the mapping holds at most one
     /// chunk (1 MiB) resident between appends, plus, during an append, the entry being written.
     ///
+    /// On a copy-on-write or network file system allocating ahead guarantees no space (a write
+    /// through the mapping could then meet a full disk as SIGBUS), so there a segment writes
+    /// each entry with `pwrite` instead (``positioned``): one system call an entry, and a full
+    /// disk is an error like any other.
+    ///
     /// Callers hold the journal's lock.
     final class Segment {
         /// What is allocated ahead of `end` at a time, and the unit memory is given back in.
@@ -31,6 +36,10 @@ extension EventJournal {
         let firstSeq: Int64
         let fd: Int32
         let path: String?
+        /// Whether entries go to the file by `pwrite` rather than through the mapping.
+        let positioned: Bool
+        /// Where a positioned segment frames an entry before it writes it.
+        private var scratch: UnsafeMutableRawBufferPointer?
         /// Bytes of whole entries: what readers may read, and where the next entry goes.
         var end: Int64
         /// How much of the file is known to be allocated: the file is at least this long.
@@ -44,13 +53,18 @@ extension EventJournal {
         private(set) var residentFrom: Int64 = 0
 
         /// A segment whose file holds `end` bytes of whole entries and nothing after them.
-        init(firstSeq: Int64, fd: Int32, path: String?, end: Int64) {
+        init(firstSeq: Int64, fd: Int32, path: String?, end: Int64, positioned: Bool) {
             self.firstSeq = firstSeq
             self.fd = fd
             self.path = path
             self.end = end
+            self.positioned = positioned
             reserved = end
             failedWriteEnd = end
+        }
+
+        deinit {
+            scratch?.deallocate()
         }
 
         /// Whether bytes of a failed append lie past `end` (cutting them off failed too).
@@ -71,12 +85,38 @@ extension EventJournal {
         func room(for count: Int, mappingAtLeast minimum: Int64) throws(StoreError)
             -> UnsafeMutableRawBufferPointer
         {
+            if positioned {
+                if (scratch?.count ?? 0) < count {
+                    scratch?.deallocate()
+                    scratch = .allocate(byteCount: max(count, 64 << 10), alignment: 16)
+                }
+                return UnsafeMutableRawBufferPointer(rebasing: scratch![..<count])
+            }
             let needed = end + Int64(count)
             if needed > reserved { try reserve(through: needed) }
             if mapping == nil || needed > mappedBytes {
                 try map(bytes: max(Self.roundedUp(minimum) + Self.mappingSlackBytes, Self.roundedUp(needed)))
             }
             return UnsafeMutableRawBufferPointer(start: mapping! + Int(end), count: count)
+        }
+
+        /// Puts the `count` bytes ``room(for:mappingAtLeast:)`` gave into the file, when they
+        /// are not there already (a positioned segment). On failure what reached the file is
+        /// held as a failed write, for ``cutFailedWrite()``.
+        func write(_ count: Int) throws(StoreError) {
+            guard positioned, let scratch else { return }
+            var done = 0
+            while done < count {
+                let written = pwrite(fd, scratch.baseAddress! + done, count - done, off_t(end) + off_t(done))
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else {
+                    let code = written < 0 ? errno : EIO
+                    holdFailedWrite(of: count)
+                    throw StoreError.posix(
+                        code, "writing the event journal failed: \(String(cString: strerror(code)))")
+                }
+                done += written
+            }
         }
 
         /// Counts the `count` bytes after `end` as a whole entry, and gives back the mapping's
@@ -96,13 +136,16 @@ extension EventJournal {
             failedWriteEnd = max(failedWriteEnd, end + Int64(count))
         }
 
-        /// Zeros what a failed append left past `end`, so that the file holds whole entries and
-        /// then zeros again.
-        func cutFailedWrite() {
-            guard holdsFailedWrite, let mapping else { return }
+        /// Removes what a failed append left past `end`, so that the file holds whole entries
+        /// and then, if mapped, zeros again; whether that worked.
+        func cutFailedWrite() -> Bool {
+            guard holdsFailedWrite else { return true }
+            if positioned { return truncateToEnd() }
+            guard let mapping else { return true }
             (mapping + Int(end)).initializeMemory(
                 as: UInt8.self, repeating: 0, count: Int(failedWriteEnd - end))
             failedWriteEnd = end
+            return true
         }
 
         /// Cuts the file to its whole entries (`ftruncate`), which also removes a failed
@@ -160,20 +203,20 @@ extension EventJournal {
 }
 
 extension EventJournal {
-    /// Why the journal's promise about a full disk may not hold on the file system that holds
-    /// `databasePath`, or `nil`. The journal allocates its files ahead (`posix_fallocate`) so
-    /// that writing through the mapping never needs new space; on a copy-on-write or network
-    /// file system a write can still need space, and on a full disk the process then gets
-    /// SIGBUS instead of an error (acknowledged events stay safe: they were written before).
+    /// Why the journal writes each entry with `pwrite` on the file system that holds
+    /// `databasePath`, or `nil` when it writes through a mapping there. The journal allocates
+    /// its files ahead (`posix_fallocate`) so that writing through the mapping never needs new
+    /// space; on a copy-on-write or network file system a write can still need space, and a
+    /// full disk would meet a write through the mapping as SIGBUS rather than an error.
     static func fileSystemCaveat(databasePath: String, mounts: String? = nil) -> String? {
         let folder = URL(fileURLWithPath: databasePath).deletingLastPathComponent().resolvingSymlinksInPath()
             .path
         guard let kind = fileSystemType(of: folder, mounts: mounts) else { return nil }
         let uncertain = ["btrfs", "zfs", "nfs", "nfs4", "cifs", "smb3", "9p", "virtiofs"]
         guard uncertain.contains(kind) || kind.hasPrefix("fuse") else { return nil }
-        return "\(folder) is on \(kind): space allocated ahead for the event journal is not"
-            + " guaranteed there, so a full disk may stop the service with SIGBUS rather than"
-            + " refuse events with 503; ext4, XFS and tmpfs keep the guarantee"
+        return "\(folder) is on \(kind), where space allocated ahead is not guaranteed: the event"
+            + " journal writes each entry with pwrite there (a system call an entry; ext4, XFS and"
+            + " tmpfs are written through a shared mapping)"
     }
 
     /// The type of the file system mounted at the longest mount point above `path`, from

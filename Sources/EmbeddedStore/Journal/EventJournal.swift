@@ -51,6 +51,8 @@ final class EventJournal: @unchecked Sendable {
     private let durableAcrossPowerLoss: Bool
     /// Whether the files are another instance's, only looked at (see `init`).
     private let readOnly: Bool
+    /// Whether segments are written with `pwrite` rather than through a mapping (see ``Segment``).
+    private let positioned: Bool
     /// Guards everything below; held across an append, so that the end a reader sees only
     /// ever covers whole entries. (Not private: the reading and the test hooks live in
     /// extensions of their own.)
@@ -81,8 +83,10 @@ final class EventJournal: @unchecked Sendable {
     /// another process would): nothing is cut off or created, and appends fail.
     init(
         databasePath: String?, minimumSeq: Int64, syncs: Bool = false,
-        segmentBytes: Int64 = defaultSegmentBytes, readOnly: Bool = false
+        segmentBytes: Int64 = defaultSegmentBytes, readOnly: Bool = false, positioned: Bool? = nil
     ) throws(StoreError) {
+        self.positioned =
+            positioned ?? databasePath.map { Self.fileSystemCaveat(databasePath: $0) != nil } ?? false
         self.prefix = databasePath.map { $0 + "-journal." }
         self.segmentBytes = segmentBytes
         self.durableAcrossPowerLoss = syncs
@@ -91,7 +95,7 @@ final class EventJournal: @unchecked Sendable {
         for (firstSeq, path) in try Self.existingSegments(prefix: prefix) {
             let fd = open(path, (readOnly ? O_RDONLY : O_RDWR) | O_CLOEXEC)
             guard fd >= 0 else { throw Self.error("cannot open \(path)") }
-            segments.append(Segment(firstSeq: firstSeq, fd: fd, path: path, end: 0))
+            segments.append(Segment(firstSeq: firstSeq, fd: fd, path: path, end: 0, positioned: self.positioned))
         }
         nextSeq = max(minimumSeq, 0) + 1
         for (position, segment) in segments.enumerated() {
@@ -143,6 +147,12 @@ final class EventJournal: @unchecked Sendable {
                 active, into: destination, after: stop, seq: seq, committedMs: committedMs, payload)
         }
         Self.frame(seq: seq, committedMs: committedMs, payload: payload, into: destination)
+        do {
+            try active.write(frameBytes)
+        } catch {
+            try? cutFailedWrite(active)
+            throw error
+        }
         active.advance(by: frameBytes)
         nextSeq += 1
         if active.end >= segmentBytes {
@@ -229,7 +239,9 @@ final class EventJournal: @unchecked Sendable {
                 EIO,
                 "cutting a failed write off the event journal failed; no appends until it works")
         }
-        segment.cutFailedWrite()
+        guard segment.cutFailedWrite() else {
+            throw Self.error("cutting a failed write off the event journal failed; no appends until it works")
+        }
     }
 
     /// Puts the first `stop` bytes of the entry into `destination` and fails as a write cut
@@ -248,6 +260,7 @@ final class EventJournal: @unchecked Sendable {
         whole.withUnsafeBytes {
             destination.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: copied)
         }
+        try? segment.write(copied)
         segment.holdFailedWrite(of: copied)
         try? cutFailedWrite(segment)
         throw StoreError.posix(
@@ -287,6 +300,6 @@ final class EventJournal: @unchecked Sendable {
         }
         guard fd >= 0 else { throw Self.error("cannot create an event journal segment") }
         segments.last?.unmap()
-        segments.append(Segment(firstSeq: nextSeq, fd: fd, path: path, end: 0))
+        segments.append(Segment(firstSeq: nextSeq, fd: fd, path: path, end: 0, positioned: positioned))
     }
 }
