@@ -95,7 +95,8 @@ final class EventJournal: @unchecked Sendable {
         for (firstSeq, path) in try Self.existingSegments(prefix: prefix) {
             let fd = open(path, (readOnly ? O_RDONLY : O_RDWR) | O_CLOEXEC)
             guard fd >= 0 else { throw Self.error("cannot open \(path)") }
-            segments.append(Segment(firstSeq: firstSeq, fd: fd, path: path, end: 0, positioned: self.positioned))
+            segments.append(
+                Segment(firstSeq: firstSeq, fd: fd, path: path, end: 0, positioned: self.positioned))
         }
         nextSeq = max(minimumSeq, 0) + 1
         for (position, segment) in segments.enumerated() {
