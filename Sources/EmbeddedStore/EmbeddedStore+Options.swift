@@ -9,7 +9,7 @@ extension EmbeddedStore {
         public var journalCapacityBytes: Int64?
         /// How long a connection waits for a lock held by another (a checkpoint, another process).
         public var busyTimeoutMs: Int32
-        /// How long an event id is remembered (SPEC §4: 24 hours).
+        /// How long an event id is remembered (24 hours, docs/api.md).
         public var idRetentionMs: Int64
         /// How often, at most, ids older than `idRetentionMs` are deleted.
         public var pruneIntervalMs: Int64

@@ -117,9 +117,8 @@ final class StoreWriter: @unchecked Sendable {
 
     /// What a checkpoint saves, at one instant between two appends: the journal's last seq, the
     /// articles whose version differs from `saved` and the ids acknowledged since the last
-    /// capture (or since start-up, which hands the checkpointer those it found in the journal
-    /// or in an earlier release's tables). The journal moves to a new
-    /// segment, so that the checkpoint can remove the ones before (unless an earlier one is
+    /// capture (or since start-up, which hands the checkpointer those it found in the journal).
+    /// The journal moves to a new segment, so that the checkpoint can remove the ones before (unless an earlier one is
     /// still there: see ``EventJournal/rotate()``).
     func capture(changedSince saved: [ExactKey: UInt64]) -> CheckpointCapture {
         lock.withLock {

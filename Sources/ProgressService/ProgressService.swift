@@ -2,7 +2,7 @@ import Dispatch
 public import HTTPServer
 public import ProgressStore
 
-/// The HTTP API of SPEC §2–§7: routes a request, renders its answer, and adds what every
+/// The HTTP API (docs/api.md): routes a request, renders its answer, and adds what every
 /// answer carries (CORS, content type), then counts and logs it.
 ///
 /// Built once and then immutable, so the request path reads no mutable shared state beyond

@@ -1,4 +1,4 @@
-/// One validated event, reduced to what the statistics of SPEC §5 keep.
+/// One validated event, reduced to what the statistics keep (docs/api.md).
 ///
 /// The service computes the figures (with ProgressCore) before it hands an event to a store,
 /// so a store never sees geometry, only the numbers it aggregates.
@@ -9,9 +9,9 @@ public struct EventRecord: Sendable, Equatable {
     public var reader: String
     /// Event time in milliseconds since the Unix epoch (UTC); its UTC day is the day it counts on.
     public var timeMs: Int64
-    /// `progress` of SPEC §3, 0…1.
+    /// `progress` (docs/api.md, "The figures"), 0…1.
     public var progress: Double
-    /// `seenDepth` of SPEC §3, 0…1.
+    /// `seenDepth` (docs/api.md, "The figures"), 0…1.
     public var seenDepth: Double
     /// Whether the scroll view could scroll at all (`S > 0`).
     public var scrollable: Bool

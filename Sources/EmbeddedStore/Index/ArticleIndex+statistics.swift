@@ -1,7 +1,7 @@
 import ProgressStore
 
 extension ArticleIndex {
-    /// The statistics of SPEC §5 over `days`. From the totals and histograms when the range
+    /// The statistics (docs/api.md) over `days`. From the totals and histograms when the range
     /// spans the article's days, no engaged minimum applies and the threshold sits on a 1/1000
     /// edge; otherwise by folding every reader and ``ArticleStatistics/compute``.
     /// Whether ``statistics(in:metric:threshold:minEngagedSeconds:)`` reads counters only,
@@ -70,7 +70,7 @@ extension ArticleIndex {
         return summaries
     }
 
-    /// The article's line of the listing over `days` (SPEC §5), as the stats route with
+    /// The article's line of the listing over `days` (docs/api.md), as the stats route with
     /// `metric=progress` counts readers. All time, only completion may need the readers: not
     /// when the histogram holds the threshold's edge.
     func listing(in days: DayRange, threshold: Double) -> ArticleListing {

@@ -24,7 +24,7 @@ struct DepthSum {
         count > 0 ? Double(units) / Self.scale / Double(count) : 0
     }
 
-    /// Depths are 0…1 (SPEC §3); the clamp only keeps a bad value from trapping.
+    /// Depths are 0…1 (docs/api.md, "The figures"); the clamp only keeps a bad value from trapping.
     private static func units(of depth: Double) -> Int128 {
         // Truncating is one instruction; rounding was a call into libm on every fold.
         depth.isNaN ? 0 : Int128(Int64(min(max(depth, -4), 4) * scale))

@@ -2,8 +2,8 @@ import ProgressStore
 
 /// SipHash-1-3 of a byte string under a random per-process key: what the standard library's
 /// `Hasher` computes, so ids chosen by clients still cannot be crafted to collide, but inlined
-/// here. `Hasher`'s three calls into the runtime per id were most of the cost of rebuilding a
-/// table of short reader ids, and a good part of each lookup.
+/// here: `Hasher`'s three calls into the runtime per id would dominate rebuilding a table of
+/// short reader ids, and weigh on each lookup.
 struct SipHash13 {
     private let k0: UInt64
     private let k1: UInt64

@@ -2,8 +2,7 @@ import ProgressStore
 
 /// The event counts and engaged times that outgrow their day record's fields (16 and 32 bits),
 /// by record index. Rare, but each further event of such a reader looks its value up and writes
-/// it back: with a `Dictionary` that was two SipHash runs and a delete and re-insert, 12% of a
-/// bulk append's time once the benchmark's readers had passed the 8 bits records had then. This
+/// it back, so this is no `Dictionary` (two SipHash runs, a delete and a re-insert each): the
 /// table hashes the index with one multiplication (record indices are small dense integers,
 /// which spread well that way), probes linearly and updates in place.
 struct WideValues {

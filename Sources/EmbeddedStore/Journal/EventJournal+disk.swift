@@ -22,7 +22,7 @@ extension EventJournal {
         lock.withLock { beforeSync }?()
         syncLock.lock()
         defer { syncLock.unlock() }
-        // A duplicate descriptor keeps the file open even if the folder removes the segment
+        // A duplicate descriptor keeps the file open even if a checkpoint removes the segment
         // meanwhile, and lets appends go on while the disk works.
         let (fd, failure, injected): (Int32, StoreError?, Bool) = lock.withLock {
             defer { faults.syncFails = false }

@@ -1,7 +1,7 @@
 import Foundation
 import ProgressStore
 
-/// The event journal: where an acknowledgement is made durable, before the folder moves the
+/// The event journal: where an acknowledgement is made durable, before a checkpoint saves the
 /// events into SQLite.
 ///
 /// An append-only sequence of entries, each one group of events (encoded by
@@ -18,11 +18,11 @@ import ProgressStore
 /// cut to its last entry, so no other segment ever ends in zeros.
 ///
 /// The journal is a series of segment files, `<database>-journal.<first seq>`; the writer starts
-/// a new one past ``segmentBytes`` and the folder removes whole segments once every entry in
+/// a new one past ``segmentBytes`` and a checkpoint removes whole segments once every entry in
 /// them is folded, so the files do not grow without bound. A store in memory keeps its
 /// segments in unlinked temporary files.
 ///
-/// One writer at a time (the store serialises appends); the folder reads concurrently.
+/// One writer at a time (the store serialises appends); start-up reads it back.
 final class EventJournal: @unchecked Sendable {
     /// One entry read back.
     struct Entry {
@@ -31,7 +31,7 @@ final class EventJournal: @unchecked Sendable {
         var payload: [UInt8]
     }
 
-    /// Where the folder has read up to: a segment (by its first seq) and a byte offset in it.
+    /// Where a reader has read up to: a segment (by its first seq) and a byte offset in it.
     struct Cursor: Equatable {
         var segment: Int64
         var offset: Int64

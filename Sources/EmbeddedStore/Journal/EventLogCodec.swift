@@ -1,7 +1,7 @@
 import ProgressStore
 
 /// The compact binary form of a group's events in the event journal: what an append writes,
-/// and what start-up and the folder read back.
+/// and what start-up reads back.
 ///
 /// Per event: article and reader as length-prefixed UTF-8, time, progress and seen depth as
 /// their bit patterns, a flags byte (scrollable, has id), engaged ms, then the id when present.

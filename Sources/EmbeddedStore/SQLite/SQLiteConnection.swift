@@ -5,7 +5,7 @@ import ProgressStore
 ///
 /// Opened in SQLite's multi-thread mode (`SQLITE_OPEN_NOMUTEX`): a connection must only be used
 /// by one thread at a time. Its owner guarantees that — the store opens the state connection
-/// and, once started, only the folder thread uses it — hence `@unchecked Sendable`.
+/// and, once started, only the checkpointer's thread uses it — hence `@unchecked Sendable`.
 final class SQLiteConnection: @unchecked Sendable {
     private(set) var db: OpaquePointer?
     private var statements: [String: SQLiteStatement] = [:]

@@ -5,7 +5,7 @@ import Synchronization
     import Glibc
 #endif
 
-/// Counters and histograms for `GET /metrics` (SPEC §7), safe to update from any thread.
+/// Counters and histograms for `GET /metrics` (docs/operations.md), safe to update from any thread.
 ///
 /// Every request adds to them, so they take no lock: each series the service can produce is
 /// an atomic counter at a fixed index (route × method × status), and only a status outside the
