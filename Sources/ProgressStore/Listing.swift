@@ -72,12 +72,35 @@ public struct ListingPage: Sendable, Equatable {
         self.hasMore = hasMore
     }
 
-    /// The page `query` asks for out of every row, sorted here: right for any store that can
-    /// produce every row, fast for none.
+    /// The page `query` asks for out of every row, ordered here: right for any store that can
+    /// produce every row. The rows up to the page's end are kept in order as they come, so a
+    /// page near the front costs a pass over the rows rather than a sort of all of them.
     public static func cut(from rows: [ArticleListing], for query: ListingQuery) -> ListingPage {
-        let sorted = rows.filter { query.includes($0.article) }.sorted(by: query.order.areInIncreasingOrder)
-        let page = sorted.dropFirst(query.offset).prefix(query.limit)
-        return ListingPage(rows: Array(page), hasMore: query.offset + page.count < sorted.count)
+        let precedes = query.order.areInIncreasingOrder
+        // One past the page's end, to learn whether more follow.
+        let keep = query.offset.addingReportingOverflow(query.limit).partialValue + 1
+        var front: [ArticleListing] = []
+        var matching = 0
+        if keep > rows.count / 8 {
+            front = rows.filter { query.includes($0.article) }.sorted(by: precedes)
+            matching = front.count
+        } else {
+            front.reserveCapacity(keep + 1)
+            for row in rows where query.includes(row.article) {
+                matching += 1
+                if front.count == keep, let last = front.last, !precedes(row, last) { continue }
+                var low = 0
+                var high = front.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if precedes(front[middle], row) { low = middle + 1 } else { high = middle }
+                }
+                front.insert(row, at: low)
+                if front.count > keep { front.removeLast() }
+            }
+        }
+        let page = front.dropFirst(query.offset).prefix(query.limit)
+        return ListingPage(rows: Array(page), hasMore: query.offset + page.count < matching)
     }
 }
 

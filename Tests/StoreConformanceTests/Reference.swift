@@ -51,8 +51,12 @@ struct Reference {
         }
     }
 
-    func listing(_ query: ListingQuery) -> ListingPage {
-        ListingPage.cut(from: rows(in: query.days, threshold: query.threshold), for: query)
+    /// The page `query` asks for, out of `rows` (by default every article's, computed anew).
+    func listing(_ query: ListingQuery, of rows: [ArticleListing]? = nil) -> ListingPage {
+        let sorted = (rows ?? self.rows(in: query.days, threshold: query.threshold))
+            .filter { query.includes($0.article) }.sorted(by: query.order.areInIncreasingOrder)
+        let page = sorted.dropFirst(query.offset).prefix(query.limit)
+        return ListingPage(rows: Array(page), hasMore: query.offset + page.count < sorted.count)
     }
 }
 

@@ -78,12 +78,7 @@ extension ArticleIndex {
             return ArticleListing(
                 article: name, readers: 0, events: 0, completionRate: 0, meanDepth: 0, lastEventMs: nil)
         }
-        guard totals.spans(days) else {
-            let stats = statistics(in: days, metric: .progress, threshold: threshold, minEngagedSeconds: 0)
-            return ArticleListing(
-                article: name, readers: stats.readers, events: stats.events, completionRate: stats.rate,
-                meanDepth: stats.depthMean, lastEventMs: stats.lastMs)
-        }
+        guard totals.spans(days) else { return foldedListing(in: days, threshold: threshold) }
         let counted = names.count - totals.unscrollable
         let completed: Int
         if let histograms, let edge = DepthHistogram.edge(of: threshold) {
@@ -99,5 +94,29 @@ extension ArticleIndex {
             article: name, readers: names.count, events: totals.events,
             completionRate: counted > 0 ? Double(completed) / Double(counted) : 0,
             meanDepth: totals.progressSum.mean(over: counted), lastEventMs: totals.lastMs)
+    }
+
+    /// The line of the listing over a range that is not all time: one pass over the readers,
+    /// keeping only what the line shows (no depths to sort, no reach curve).
+    private func foldedListing(in days: DayRange, threshold: Double) -> ArticleListing {
+        var readers = 0
+        var events: Int64 = 0
+        var counted = 0
+        var completed = 0
+        var progressSum = 0.0
+        var lastMs: Int64?
+        forEachReader(in: days) { _, figures in
+            readers += 1
+            events += figures.events
+            lastMs = max(lastMs ?? figures.lastMs, figures.lastMs)
+            guard figures.scrollable else { return }
+            counted += 1
+            progressSum += figures.maxProgress
+            if figures.maxProgress >= threshold { completed += 1 }
+        }
+        return ArticleListing(
+            article: name, readers: readers, events: events,
+            completionRate: counted > 0 ? Double(completed) / Double(counted) : 0,
+            meanDepth: counted > 0 ? progressSum / Double(counted) : 0, lastEventMs: lastMs)
     }
 }
