@@ -78,7 +78,7 @@ public struct ListingPage: Sendable, Equatable {
     public static func cut(from rows: [ArticleListing], for query: ListingQuery) -> ListingPage {
         let precedes = query.order.areInIncreasingOrder
         // One past the page's end, to learn whether more follow.
-        let keep = query.offset.addingReportingOverflow(query.limit).partialValue + 1
+        let keep = min(query.offset, rows.count) + min(query.limit, rows.count) + 1
         var front: [ArticleListing] = []
         var matching = 0
         if keep > rows.count / 8 {
