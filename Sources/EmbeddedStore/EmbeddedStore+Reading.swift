@@ -47,6 +47,25 @@ extension EmbeddedStore {
         isClosed ? nil : index.version(of: article)
     }
 
+    /// See ``ProgressStore/salt(forDay:completion:)``: from the database's `salts` table, made
+    /// and saved there the first time a day's is asked for.
+    public func salt(
+        forDay day: Int32, completion: @escaping @Sendable (Result<DailySalt, StoreError>) -> Void
+    ) {
+        guard !isClosed else { return completion(.failure(.closed)) }
+        completion(
+            Result { () throws(StoreError) in
+                try salts.salt(forDay: day, today: Self.day(ofMs: options.clock()))
+            })
+    }
+
+    /// See ``ProgressStore/erase(_:completion:)``.
+    public func erase(
+        _ erasure: Erasure, completion: @escaping @Sendable (Result<ErasureCount, StoreError>) -> Void
+    ) {
+        completion(.failure(.configuration("erasure is not built yet")))
+    }
+
     /// See ``ProgressStore/report(completion:)``.
     public func report(completion: @escaping @Sendable (StoreReport) -> Void) {
         completion(StoreReport(sizeBytes: sizeBytes, gauges: gauges))

@@ -15,10 +15,13 @@ public import ProgressStore
 public final class EmbeddedStore: ProgressStore {
     /// The path given to `init`, or `:memory:`.
     public let path: String
+    let options: Options
     private let isInMemory: Bool
     let journal: EventJournal
     let writer: StoreWriter
     private let checkpointer: Checkpointer
+    /// The daily salts of derived reader ids.
+    let salts: SaltBook
     /// Every statistic is read from here; SQLite is where it survives restarts.
     let index = MemoryIndex()
     /// Folds over many readers or articles run here, off the caller's thread.
@@ -45,6 +48,7 @@ public final class EmbeddedStore: ProgressStore {
     /// Opens the database at `path` with `options`.
     public init(path: String, options: Options) throws(StoreError) {
         self.path = path
+        self.options = options
         self.isInMemory = path == ":memory:"
         let (stateName, plainPath) = try Self.filenames(for: path)
         lockFile = try plainPath.map(LockFile.init)
@@ -58,6 +62,11 @@ public final class EmbeddedStore: ProgressStore {
             try state.execute("PRAGMA synchronous = FULL")
         }
         try Schema.migrate(state)
+        // Erased ids and expired salts leave the file's pages too, not only its tables.
+        try state.execute("PRAGMA secure_delete = ON")
+        let salts = try SaltBook(filename: stateName, busyTimeoutMs: options.busyTimeoutMs)
+        try salts.prune(today: Self.day(ofMs: options.clock()))
+        self.salts = salts
 
         let checkpointer = try Checkpointer(state: state, options: options)
         let since = options.clock() - options.idRetentionMs
@@ -144,6 +153,9 @@ public final class EmbeddedStore: ProgressStore {
     var checkpointSeq: Int64 { checkpointer.foldedSeq }
     var checkpointFailing: Bool { checkpointer.failing.current }
 
+    /// The UTC day of `ms` since the epoch.
+    static func day(ofMs ms: Int64) -> Int32 { Int32(ms.floorDivided(by: 86_400_000)) }
+
     /// Whether ``close()`` has begun.
     var isClosed: Bool { closed.current }
 
@@ -173,6 +185,7 @@ public final class EmbeddedStore: ProgressStore {
         guard !wasClosed else { return }
         writer.close()
         checkpointer.stop()
+        salts.close()
         journal.close()
         lockFile?.release()
     }
@@ -183,6 +196,7 @@ public final class EmbeddedStore: ProgressStore {
         closed.withLock { $0 = true }
         writer.close()
         checkpointer.stop(saving: false)
+        salts.close()
         journal.abandon()
         lockFile?.release()
     }
