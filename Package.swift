@@ -45,13 +45,19 @@ let package = Package(
         .executableTarget(
             name: "event-fuzzer", dependencies: ["ProgressService", "CLibFuzzer"], swiftSettings: strict),
 
-        .testTarget(name: "ProgressCoreTests", dependencies: ["ProgressCore"]),
-        .testTarget(name: "ProgressStoreTests", dependencies: ["ProgressStore"]),
-        .testTarget(name: "EmbeddedStoreTests", dependencies: ["EmbeddedStore", "ProgressStore"]),
-        .testTarget(name: "StoreConformanceTests", dependencies: ["EmbeddedStore", "ProgressStore"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
-        .testTarget(name: "ProgressServiceTests", dependencies: ["ProgressService"]),
-        .testTarget(name: "EndToEndTests"),
+        .testTarget(name: "ProgressCoreTests", dependencies: ["ProgressCore"], swiftSettings: strict),
+        .testTarget(name: "ProgressStoreTests", dependencies: ["ProgressStore"], swiftSettings: strict),
+        .testTarget(
+            name: "EmbeddedStoreTests", dependencies: ["EmbeddedStore", "ProgressStore"], swiftSettings: strict),
+        .testTarget(
+            name: "StoreConformanceTests", dependencies: ["EmbeddedStore", "ProgressStore"],
+            swiftSettings: strict),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
+        .testTarget(
+            name: "ProgressServiceTests",
+            dependencies: ["ProgressService", "ProgressStore", "EmbeddedStore", "HTTPServer", "ProgressCore"],
+            swiftSettings: strict),
+        .testTarget(name: "EndToEndTests", swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )
