@@ -18,7 +18,7 @@ final class TemporaryFolder {
 
     init() throws {
         url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("ProgressStoreTests-\(UUID().uuidString)", isDirectory: true)
+            .appendingPathComponent("EmbeddedStoreTests-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 

@@ -7,7 +7,7 @@ import Testing
 /// The store when something goes wrong around it: checkpoints that fail, an open that fails,
 /// a close in the middle of appends.
 @Suite("EmbeddedStore in trouble")
-struct SQLiteStoreTroubleTests {
+struct EmbeddedStoreTroubleTests {
     private func journalFiles(_ folder: TemporaryFolder) throws -> [String] {
         let path = URL(fileURLWithPath: folder.databasePath).deletingLastPathComponent().path
         return try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.contains("-journal.") }

@@ -7,7 +7,7 @@ import Testing
 /// Tests that look at the database file through a connection of their own, independent of
 /// the store's.
 @Suite("EmbeddedStore commits before it acknowledges")
-struct SQLiteStoreDurabilityTests {
+struct EmbeddedStoreDurabilityTests {
     /// Opens the database the way another process would.
     private func independentConnection(_ path: String) throws -> SQLiteConnection {
         try SQLiteConnection(filename: path, busyTimeoutMs: 1_000)

@@ -7,7 +7,7 @@ import Testing
 /// How checkpoints keep the ids of the last 24 hours: in blobs of many in `recent_id_chunks`,
 /// added as they are acknowledged and deleted once the newest in a blob has expired.
 @Suite("EmbeddedStore keeps event ids in saved chunks")
-struct SQLiteStoreIDRowsTests {
+struct EmbeddedStoreIDRowsTests {
     @Test("a checkpoint adds the ids acknowledged since the last one and deletes expired ones")
     func idRows() async throws {
         let folder = try TemporaryFolder()
