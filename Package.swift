@@ -40,6 +40,10 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(
             name: "bench-ceiling", dependencies: ["CMicroHTTPD", "HTTPServer"], swiftSettings: strict),
+        // The store's parts and the ingest path measured on their own (scripts/bench runs it).
+        .executableTarget(
+            name: "store-bench", dependencies: ["EmbeddedStore", "ProgressStore", "ProgressService"],
+            swiftSettings: strict),
         // libFuzzer target for the ingest path: built with -sanitize=fuzzer,address by scripts/fuzz,
         // and as a replayer of saved inputs in the normal build.
         .executableTarget(
