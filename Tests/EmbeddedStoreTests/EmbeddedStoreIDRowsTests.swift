@@ -104,25 +104,3 @@ private func savedIDs(in folder: TemporaryFolder) throws -> Int {
     while try rows.step() { count += try IDKeyList(blob: rows.blob(0)).count }
     return count
 }
-
-/// Writes an id blob as releases before `recent_ids` rows did: little-endian varints and
-/// length-prefixed strings.
-private struct CheckpointWriter {
-    var bytes: [UInt8] = []
-
-    mutating func byte(_ value: UInt8) { bytes.append(value) }
-
-    mutating func integer(_ value: UInt64) {
-        var value = value
-        while value >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
-        }
-        bytes.append(UInt8(value))
-    }
-
-    mutating func string(_ value: String) {
-        integer(UInt64(value.utf8.count))
-        bytes.append(contentsOf: value.utf8)
-    }
-}

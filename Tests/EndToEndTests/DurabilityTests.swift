@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
-/// SPEC §4: "202 means durable" — what was acknowledged survives `kill -9` at any moment.
+/// "202 means durable" (docs/durability.md) — what was acknowledged survives `kill -9` at any moment.
 ///
 /// Serialized: each case keeps eight senders busy on the global dispatch queue, whose width is
 /// the number of cores; side by side on a small machine, one case's senders would wait until

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// SPEC §6: the service never hangs on a slow or silent client, and one address cannot crowd
+/// docs/api.md, "Limits": the service never hangs on a slow or silent client, and one address cannot crowd
 /// out the others. Also the upload framings real clients use (100-continue, chunked).
 @Suite("Slow and hostile clients, end to end")
 struct HostileClientTests {

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// `--rate-limit` (SPEC §6): past its requests a second a client gets 429 with `Retry-After`,
-/// and what it sent counts for nothing.
+/// `--rate-limit` (docs/api.md, "Rate limit"): past its requests a second a client gets 429
+/// with `Retry-After`, and what it sent counts for nothing.
 @Suite("Rate limits, end to end")
 struct RateLimitTests {
     static let article = "/limited/a"
