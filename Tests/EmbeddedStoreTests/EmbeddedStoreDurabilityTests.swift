@@ -27,7 +27,7 @@ struct EmbeddedStoreDurabilityTests {
                     await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                         store.append([event("/a", reader)]) { _ in
                             // Inside the completion, another process must already find the event:
-                            // in the journal, or, once the folder has moved it, in reader_days.
+                            // in the journal, or, once a checkpoint has saved it, in the database.
                             let found = try? timesStored(reader, at: path)
                             outcomes.withLock { $0[reader] = found ?? -1 }
                             done.resume()
