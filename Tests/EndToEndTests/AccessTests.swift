@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// `--api-token` (SPEC §2): read routes need the exact bearer token; ingest and health stay open.
+/// `--api-token` (docs/api.md, "Authentication"): read routes need the exact bearer token;
+/// ingest and health stay open.
 @Suite("Access with --api-token, end to end")
 struct AccessTests {
     static let token = "s3cret-Token_42"
@@ -96,7 +97,7 @@ struct AccessTests {
     static func nowMs() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 }
 
-/// SPEC §6's CORS with an allowlist: only listed origins are echoed, on preflight and on real
+/// CORS (docs/api.md) with an allowlist: only listed origins are echoed, on preflight and on real
 /// requests, with `Vary: Origin` and credentials allowed.
 @Suite("CORS with --allowed-origins, end to end")
 struct CORSTests {
