@@ -8,79 +8,83 @@
 /// block it sends twice), a space in the request-target (at 1, closing the connection without
 /// an answer) or whitespace before a colon (at -1, in HTML). It stays at 0, and these checks
 /// answer all three, and the rest, in the API's JSON.
+///
+/// Every request goes through here: the loops are plain byte loops, and the state is plain
+/// values.
 struct HeadCheck {
     /// The first rule broken, once one is.
-    private(set) var refusal: RequestRefusal?
+    private(set) var flaw: HeadFlaw?
     private var contentLengths = 0
     private var hosts = 0
     private var codings = TransferCodings()
 
     /// Checks one header field; `name` and `value` are as libmicrohttpd split the line (leading
     /// whitespace of the value dropped, trailing kept).
+    @inline(__always)
     mutating func inspect(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
-        guard refusal == nil else { return }
-        if let problem = Self.nameProblem(name) {
-            refusal = .invalid(problem, field: Self.spelling(name))
+        guard flaw == nil else { return }
+        if let kind = Self.nameFlaw(name) ?? Self.valueFlaw(value) {
+            flaw = HeadFlaw(kind, field: name)
             return
         }
-        if let problem = Self.valueProblem(value) {
-            refusal = .invalid(problem, field: Self.spelling(name))
-            return
-        }
-        if equalsIgnoringASCIICase(name, "content-length") {
-            contentLengths += 1
-        } else if equalsIgnoringASCIICase(name, "transfer-encoding") {
-            codings.add(value)
-        } else if equalsIgnoringASCIICase(name, "host") {
+        switch name.count {
+        case 4 where equalsIgnoringASCIICase(name, "host"):
             hosts += 1
-            if !Self.isValidHost(value) {
-                refusal = .invalid(
-                    "Host must be a host name or address, with an optional port", field: "Host")
-            }
+            if !Self.isValidHost(value) { flaw = HeadFlaw(.hostInvalid) }
+        case 14 where equalsIgnoringASCIICase(name, "content-length"):
+            contentLengths += 1
+        case 17 where equalsIgnoringASCIICase(name, "transfer-encoding"):
+            codings.add(value)
+        default:
+            break
         }
     }
 
     /// Checks what only the whole header block tells; returns the first rule broken, if any.
-    mutating func finish(isHTTP10: Bool) -> RequestRefusal? {
-        if let refusal { return refusal }
-        refusal = codings.refusal(isHTTP10: isHTTP10, withContentLength: contentLengths > 0)
-        if refusal == nil, contentLengths > 1 {
-            refusal = .invalid("Content-Length must be sent once", field: "Content-Length")
-        } else if refusal == nil, hosts > 1 {
-            refusal = .invalid("Host must be sent once", field: "Host")
-        } else if refusal == nil, hosts == 0, !isHTTP10 {
-            refusal = .invalid("an HTTP/1.1 request must carry a Host header field", field: "Host")
+    mutating func finish(isHTTP10: Bool) -> HeadFlaw? {
+        if flaw == nil { flaw = codings.flaw(isHTTP10: isHTTP10, withContentLength: contentLengths > 0) }
+        if flaw == nil {
+            if contentLengths > 1 {
+                flaw = HeadFlaw(.contentLengthTwice)
+            } else if hosts > 1 {
+                flaw = HeadFlaw(.hostTwice)
+            } else if hosts == 0 && !isHTTP10 {
+                flaw = HeadFlaw(.hostMissing)
+            }
         }
-        return refusal
+        return flaw
     }
 
-    /// The name as the client spelled it, without the whitespace that may be what is wrong with
-    /// it, and cut short: it goes back to the client.
-    static func spelling(_ name: UnsafeRawBufferPointer) -> String {
-        var bytes = name[...]
-        while let first = bytes.first, isWhitespace(first) { bytes = bytes.dropFirst() }
-        while let last = bytes.last, isWhitespace(last) { bytes = bytes.dropLast() }
-        return String(decoding: bytes.prefix(64), as: UTF8.self)
+    private static func nameFlaw(_ name: UnsafeRawBufferPointer) -> HeadFlaw.Kind? {
+        let tokens = byteClasses.withUnsafeBufferPointer { classes in
+            var all = ByteClass.token
+            for byte in name { all &= classes[Int(byte)] }
+            return all != 0
+        }
+        if tokens && !name.isEmpty { return nil }
+        if name.isEmpty { return .emptyName }
+        if let first = name.first, isWhitespace(first) { return .leadingWhitespace }
+        if let last = name.last, isWhitespace(last) { return .whitespaceBeforeColon }
+        return .nameNotToken
     }
 
-    private static func nameProblem(_ name: UnsafeRawBufferPointer) -> String? {
-        if let first = name.first, isWhitespace(first) {
-            return "a header line must not start with whitespace (obsolete line folding)"
+    private static func valueFlaw(_ value: UnsafeRawBufferPointer) -> HeadFlaw.Kind? {
+        // Eight bytes at a time: whether any is below 0x20 or is 0x7F (a tab, rare, is then
+        // told apart below).
+        var offset = 0
+        if let base = value.baseAddress {
+            while offset + 8 <= value.count {
+                let word = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                let ones: UInt64 = 0x0101_0101_0101_0101
+                let high = ones &* 0x80
+                let below0x20 = (word &- ones &* 0x20) & ~word & high
+                let deleted = word ^ (ones &* 0x7F)
+                if below0x20 | ((deleted &- ones) & ~deleted & high) != 0 { break }
+                offset += 8
+            }
         }
-        if let last = name.last, isWhitespace(last) {
-            return "no whitespace is allowed between a header field name and its colon"
-        }
-        guard !name.isEmpty, name.allSatisfy(isTokenByte) else {
-            return "a header field name must be a token"
-        }
-        return nil
-    }
-
-    private static func valueProblem(_ value: UnsafeRawBufferPointer) -> String? {
-        for byte in value where byte < 0x20 && byte != 0x09 || byte == 0x7F {
-            return byte == 0x0D
-                ? "a header field value must not contain a bare CR"
-                : "a header field value must not contain control characters"
+        for byte in value[offset...] where byte < 0x20 && byte != 0x09 || byte == 0x7F {
+            return byte == 0x0D ? .bareCR : .controlCharacter
         }
         return nil
     }
@@ -88,22 +92,38 @@ struct HeadCheck {
     /// `uri-host [ ":" port ]` (RFC 9110 §7.2), a comma excepted: a proxy could take the value
     /// for a list of hosts.
     private static func isValidHost(_ value: UnsafeRawBufferPointer) -> Bool {
-        var bytes = value[...]
-        while let last = bytes.last, isWhitespace(last) { bytes = bytes.dropLast() }
-        if bytes.first == UInt8(ascii: "[") {
-            guard let close = bytes.firstIndex(of: UInt8(ascii: "]")) else { return false }
-            let literal = bytes[bytes.startIndex + 1..<close]
-            guard !literal.isEmpty, literal.allSatisfy({ isHostByte($0) || $0 == UInt8(ascii: ":") })
-            else { return false }
-            bytes = bytes[(close + 1)...]
+        byteClasses.withUnsafeBufferPointer { isValidHost(value, classes: $0) }
+    }
+
+    private static func isValidHost(_ value: UnsafeRawBufferPointer, classes: UnsafeBufferPointer<UInt8>)
+        -> Bool
+    {
+        func isHostByte(_ byte: UInt8) -> Bool { classes[Int(byte)] & ByteClass.host != 0 }
+        var end = value.count
+        while end > 0 && isWhitespace(value[end - 1]) { end -= 1 }
+        var index = 0
+        if end > 0 && value[0] == UInt8(ascii: "[") {
+            index = 1
+            while index < end && value[index] != UInt8(ascii: "]") {
+                guard isHostByte(value[index]) || value[index] == UInt8(ascii: ":") else { return false }
+                index += 1
+            }
+            guard index < end && index > 1 else { return false }
+            index += 1
         } else {
-            let name = bytes.prefix { $0 != UInt8(ascii: ":") }
-            guard name.allSatisfy(isHostByte) else { return false }
-            bytes = bytes[name.endIndex...]
+            while index < end && value[index] != UInt8(ascii: ":") {
+                guard isHostByte(value[index]) else { return false }
+                index += 1
+            }
         }
-        guard let colon = bytes.first else { return true }
-        return colon == UInt8(ascii: ":")
-            && bytes.dropFirst().allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        guard index < end else { return true }
+        guard value[index] == UInt8(ascii: ":") else { return false }
+        index += 1
+        while index < end {
+            guard value[index] >= UInt8(ascii: "0") && value[index] <= UInt8(ascii: "9") else { return false }
+            index += 1
+        }
+        return true
     }
 }
 
@@ -113,7 +133,7 @@ private struct TransferCodings {
     private var chunked = 0
     private var lastIsChunked = false
     private var malformed = false
-    private var unknown: String?
+    private var unknown: UnsafeRawBufferPointer?
     /// Whether the first field is exactly `chunked`: the only value libmicrohttpd frames as
     /// chunked (it reads any other until the connection closes).
     private var firstIsExactlyChunked = false
@@ -123,7 +143,7 @@ private struct TransferCodings {
         if fields == 1 { firstIsExactlyChunked = equalsIgnoringASCIICase(value, "chunked") }
         for element in value.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
             let coding = trimmed(element.prefix { $0 != UInt8(ascii: ";") })
-            guard !coding.isEmpty, coding.allSatisfy(isTokenByte) else {
+            guard !coding.isEmpty, coding.allSatisfy({ byteClasses[Int($0)] & ByteClass.token != 0 }) else {
                 malformed = true
                 continue
             }
@@ -133,34 +153,20 @@ private struct TransferCodings {
                 // chunked takes no parameters.
                 if coding.count != trimmed(element).count { malformed = true }
             } else if unknown == nil {
-                unknown = String(decoding: coding.prefix(64), as: UTF8.self)
+                unknown = UnsafeRawBufferPointer(rebasing: coding)
             }
         }
     }
 
-    func refusal(isHTTP10: Bool, withContentLength: Bool) -> RequestRefusal? {
+    func flaw(isHTTP10: Bool, withContentLength: Bool) -> HeadFlaw? {
         guard fields > 0 else { return nil }
-        let field = "Transfer-Encoding"
-        if isHTTP10 {
-            return .invalid("Transfer-Encoding is not part of HTTP/1.0", field: field)
-        }
-        if withContentLength {
-            return .invalid(
-                "Content-Length must not be sent with Transfer-Encoding", field: "Content-Length")
-        }
-        if malformed { return .invalid("Transfer-Encoding must be a list of transfer codings", field: field) }
-        if !lastIsChunked { return .invalid("the final transfer coding must be chunked", field: field) }
-        if chunked > 1 { return .invalid("chunked must be applied only once", field: field) }
-        if let unknown {
-            return RequestRefusal(
-                status: 501, code: "unsupported_transfer_coding",
-                message:
-                    "the transfer coding '\(unknown)' is not supported; send the body chunked or with a Content-Length",
-                field: field)
-        }
-        if !firstIsExactlyChunked {
-            return .invalid("Transfer-Encoding must be exactly 'chunked'", field: field)
-        }
+        if isHTTP10 { return HeadFlaw(.codingInHTTP10) }
+        if withContentLength { return HeadFlaw(.lengthWithCoding) }
+        if malformed { return HeadFlaw(.codingList) }
+        if !lastIsChunked { return HeadFlaw(.chunkedNotFinal) }
+        if chunked > 1 { return HeadFlaw(.chunkedTwice) }
+        if let unknown { return HeadFlaw(.unsupportedCoding, coding: unknown) }
+        if !firstIsExactlyChunked { return HeadFlaw(.codingNotExact) }
         return nil
     }
 }
@@ -172,33 +178,43 @@ private func trimmed(_ bytes: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawB
     return bytes
 }
 
-private func isWhitespace(_ byte: UInt8) -> Bool {
-    byte == 0x20 || byte == 0x09
+/// What ``byteClasses`` says of a byte.
+private enum ByteClass {
+    /// A `tchar` of RFC 9110 §5.6.2: letters, digits and ``!#$%&'*+-.^_`|~``.
+    static let token: UInt8 = 1
+    /// A byte of a `reg-name` or IPv4 address (RFC 3986): unreserved, sub-delims but ',', `%`.
+    static let host: UInt8 = 2
 }
 
-/// `tchar` of RFC 9110 §5.6.2: letters, digits and ``!#$%&'*+-.^_`|~``.
-func isTokenByte(_ byte: UInt8) -> Bool {
-    inSet(byte, low: 0x03ff_6cfa_0000_0000, high: 0x57ff_ffff_c7ff_fffe)
+/// ``ByteClass`` bits for every byte value: one load a byte where sets of ranges would take a
+/// few comparisons.
+private let byteClasses: [UInt8] = (0...255).map { value in
+    let byte = UInt8(value)
+    let alphanumeric =
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+    let token = alphanumeric || "!#$%&'*+-.^_`|~".utf8.contains(byte)
+    let host = alphanumeric || "-._~%!$&'()*+;=".utf8.contains(byte)
+    return (token ? ByteClass.token : 0) | (host ? ByteClass.host : 0)
 }
 
-/// A byte of a `reg-name` or IPv4 address (RFC 3986): unreserved, sub-delims but ',', and `%`.
-private func isHostByte(_ byte: UInt8) -> Bool {
-    inSet(byte, low: 0x2bff_6ff2_0000_0000, high: 0x47ff_fffe_87ff_fffe)
-}
-
-/// Whether `byte` is in the ASCII set whose bits 0–63 are `low` and 64–127 `high`.
-private func inSet(_ byte: UInt8, low: UInt64, high: UInt64) -> Bool {
-    byte < 64 ? (low >> byte) & 1 == 1 : byte < 128 && (high >> (byte - 64)) & 1 == 1
-}
-
-/// Whether `bytes` spell `lowercase` (ASCII letters, digits and `-`) in any case.
-func equalsIgnoringASCIICase(_ bytes: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
-    guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
-    let expected = lowercase.utf8Start
-    for index in 0..<bytes.count {
-        let byte = bytes[index]
-        let folded = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-        if folded != expected[index] { return false }
+/// Whether `bytes` spell `lowercase` (letters, digits and `-`) in any case: setting bit 5 folds
+/// exactly the capitals onto letters, and among token bytes nothing else onto `-` or a digit.
+@inline(__always)
+private func equalsIgnoringASCIICase(_ bytes: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
+    guard bytes.count == lowercase.utf8CodeUnitCount, let base = bytes.baseAddress else { return false }
+    let expected = UnsafeRawPointer(lowercase.utf8Start)
+    var offset = 0
+    while offset + 8 <= bytes.count {
+        let word = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        guard word | 0x2020_2020_2020_2020 == expected.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        else { return false }
+        offset += 8
+    }
+    while offset < bytes.count {
+        guard bytes[offset] | 0x20 == expected.load(fromByteOffset: offset, as: UInt8.self) else {
+            return false
+        }
+        offset += 1
     }
     return true
 }

@@ -20,16 +20,18 @@
 /// with another one the walk is skipped, and the tests in `HTTPServerTests` that expect these
 /// refusals fail.
 struct HeadLayout {
+    /// Whether the walk is made at all (see ``isKnown(version:)``).
+    private let isActive: Bool
     private let start: UnsafePointer<UInt8>
     private let end: UnsafePointer<UInt8>
-    /// The end of what has been accounted for: the request line's or the last value's last byte.
+    /// Just after what has been accounted for: the request line, or the last value.
     private var cursor: UnsafePointer<UInt8>
     /// The name of the field whose value ends at `cursor`; `nil` after the request line.
     private var lastName: UnsafeRawBufferPointer?
     /// A name libmicrohttpd moved out of the head, with a continuation line appended to it.
     private var foldedName: UnsafeRawBufferPointer?
     /// The first flaw found, once one is.
-    private(set) var refusal: RequestRefusal?
+    private(set) var flaw: HeadFlaw?
 
     /// Whether libmicrohttpd `version` (`MHD_get_version()`) lays out a head as described.
     static func isKnown(version: String) -> Bool {
@@ -42,6 +44,7 @@ struct HeadLayout {
         method: UnsafePointer<CChar>, target: UnsafeRawBufferPointer, version: UnsafePointer<CChar>,
         headSize: Int
     ) {
+        isActive = true
         start = UnsafeRawPointer(method).assumingMemoryBound(to: UInt8.self)
         end = start + headSize
         cursor = start
@@ -51,21 +54,28 @@ struct HeadLayout {
             versionStart == targetStart + target.count + 1,
             versionStart + strlen(version) <= end
         else {
-            refusal = .invalid(
-                "the request line must be a method, a target and a version separated by single spaces",
-                field: nil)
+            flaw = HeadFlaw(.requestLineSpacing)
             return
         }
         cursor = versionStart + strlen(version)
     }
 
+    /// A walk that is not made: it finds nothing.
+    init(skipping method: UnsafePointer<CChar>) {
+        isActive = false
+        start = UnsafeRawPointer(method).assumingMemoryBound(to: UInt8.self)
+        end = start
+        cursor = start
+    }
+
     /// Accounts for the next header field, as libmicrohttpd lists it.
+    @inline(__always)
     mutating func field(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
-        guard refusal == nil else { return }
+        guard isActive && flaw == nil else { return }
         guard let valueStart = value.baseAddress?.assumingMemoryBound(to: UInt8.self),
             valueStart >= cursor, valueStart + value.count <= end
         else {
-            refusal = .invalid("a header line is malformed", field: HeadCheck.spelling(name))
+            flaw = HeadFlaw(.malformedLine, field: name)
             return
         }
         if let nameStart = name.baseAddress?.assumingMemoryBound(to: UInt8.self),
@@ -79,7 +89,7 @@ struct HeadLayout {
                     $0 == 0x20 || $0 == 0x09
                 })
             else {
-                refusal = .invalid("a header line is malformed", field: HeadCheck.spelling(name))
+                flaw = HeadFlaw(.malformedLine, field: name)
                 return
             }
         } else if foldedName == nil {
@@ -90,14 +100,25 @@ struct HeadLayout {
     }
 
     /// Accounts for the end of the head; returns the first flaw found, if any.
-    mutating func finish() -> RequestRefusal? {
-        if refusal == nil { _ = lineEnds(before: end, lines: 2) }
-        return refusal
+    mutating func finish() -> HeadFlaw? {
+        if isActive && flaw == nil { _ = lineEnds(before: end, lines: 2) }
+        return flaw
     }
 
     /// Whether exactly `lines` CRLFs, and nothing else, lie between `cursor` and `next`; sets
-    /// ``refusal`` when not.
+    /// ``flaw`` when not.
+    @inline(__always)
     private mutating func lineEnds(before next: UnsafePointer<UInt8>, lines: Int) -> Bool {
+        if next - cursor == 2 * lines && foldedName == nil
+            && UnsafeRawPointer(cursor).loadUnaligned(as: UInt16.self) == 0
+            && (lines == 1 || UnsafeRawPointer(cursor + 2).loadUnaligned(as: UInt16.self) == 0)
+        {
+            return true
+        }
+        return lineEndsSlowly(before: next, lines: lines)
+    }
+
+    private mutating func lineEndsSlowly(before next: UnsafePointer<UInt8>, lines: Int) -> Bool {
         var nuls = 0
         var dropped = 0
         var firstDropped: UInt8?
@@ -121,27 +142,23 @@ struct HeadLayout {
             atLineStart = false
             continued += 1
         }
-        let lastField = lastName.map(HeadCheck.spelling)
+        guard dropped > 0 || nuls != 2 * lines || foldedName != nil else { return true }
         if let foldedName {
             let original = foldedName.count - continued
-            refusal = Self.folded(
-                field: original > 0
-                    ? HeadCheck.spelling(UnsafeRawBufferPointer(rebasing: foldedName[..<original])) : nil)
+            flaw = HeadFlaw(
+                .folded, field: original > 0 ? UnsafeRawBufferPointer(rebasing: foldedName[..<original]) : nil
+            )
         } else if dropped > 0 && nulsBeforeDropped == 3 {
             // A CRLF, then a line starting with its colon: libmicrohttpd takes it for the end of
             // the head and leaves the rest of the head to be read as what follows.
-            refusal = .invalid("a header field name must not be empty", field: "")
-        } else if let firstDropped, firstDropped == 0x20 || firstDropped == 0x09 {
-            refusal = Self.folded(field: lastField)
+            flaw = HeadFlaw(.emptyName)
+        } else if let firstDropped, isWhitespace(firstDropped) {
+            flaw = HeadFlaw(.folded, field: lastName)
         } else if dropped > 0 || nuls > 2 * lines {
-            refusal = .invalid("a header field must not contain a NUL byte", field: lastField)
-        } else if nuls < 2 * lines {
-            refusal = .invalid("every line of the head must end with CRLF, not a bare LF", field: lastField)
+            flaw = HeadFlaw(.nul, field: lastName)
+        } else {
+            flaw = HeadFlaw(.bareLF, field: lastName)
         }
-        return refusal == nil
-    }
-
-    private static func folded(field: String?) -> RequestRefusal {
-        .invalid("a header field must not be folded onto a continuation line (obs-fold)", field: field)
+        return false
     }
 }

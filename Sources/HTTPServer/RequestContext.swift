@@ -91,7 +91,7 @@ final class RequestContext: @unchecked Sendable {
     /// Fills in everything but the body once the header block is complete, and checks that its
     /// framing is unambiguous.
     func readHead(method: UnsafePointer<CChar>, version: UnsafePointer<CChar>?) -> Head {
-        var layoutAtStart: HeadLayout? = nil
+        var layoutAtStart = HeadLayout(skipping: method)
         if server.checksHeadLayout, let version {
             let size = cmhd_request_head_size(connection)
             if size > 0 {
@@ -119,12 +119,9 @@ final class RequestContext: @unchecked Sendable {
         request?.method = methodName(method)
         request?.fields = fields
         request?.peer = PeerAddress(cmhd_client_address(connection))
-        if targetIsMalformed {
-            return .refused(
-                .invalid("the request-target must not contain whitespace or control characters", field: nil))
-        }
-        if let refusal = layout?.finish() ?? check.finish(isHTTP10: isHTTP10(version)) {
-            return .refused(refusal)
+        if targetIsMalformed { return .refused(HeadFlaw(.targetCharacters).refusal) }
+        if let flaw = layout.finish() ?? check.finish(isHTTP10: isHTTP10(version)) {
+            return .refused(flaw.refusal)
         }
         return .framed(contentLength: contentLength)
     }
@@ -198,7 +195,7 @@ final class RequestContext: @unchecked Sendable {
 private struct HeadReader {
     var writer: HeaderFields.Writer
     var check: HeadCheck
-    var layout: HeadLayout?
+    var layout: HeadLayout
 }
 
 private let collectHeader: MHD_KeyValueIteratorN = { reader, _, name, nameSize, value, valueSize in
@@ -207,7 +204,7 @@ private let collectHeader: MHD_KeyValueIteratorN = { reader, _, name, nameSize, 
     let value = UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize)
     reader.pointee.writer.append(name: name, value: value)
     reader.pointee.check.inspect(name: name, value: value)
-    reader.pointee.layout?.field(name: name, value: value)
+    reader.pointee.layout.field(name: name, value: value)
     return .YES
 }
 

@@ -212,8 +212,22 @@ extension FramingCase {
             "a bare LF ending the request line", "POST /v1/events HTTP/1.1\nHost: t\r\n\r\n", field: nil),
         refused("a bare LF ending the head", "POST /v1/events HTTP/1.1\r\nHost: t\r\n\n", field: "Host"),
         refused("bare LFs throughout", "POST /v1/events HTTP/1.1\nHost: t\n\n", field: nil),
+        refused(
+            "a control character far into a long value",
+            post(["Host: t", "X-Long: abcdefghijklmnopqrstu\u{1}vwxyz"]), field: "X-Long"),
+        refused(
+            "a DEL ending a long value", post(["Host: t", "X-Long: abcdefghijklmnop\u{7F}"]), field: "X-Long"),
+        refused(
+            "a bare CR among UTF-8 in a long value", post(["Host: t", "X-Long: Zoë Zoë Zoë\rZoë Zoë"]),
+            field: "X-Long"),
         served(
             "UTF-8 in a value", post(["Host: t", "X-Name: Zoë", "Content-Length: 5"], body: "hello"),
+            body: "hello"),
+        served(
+            "UTF-8 and tabs in a long value",
+            post(
+                ["Host: t", "X-Name: Zoë Zoë\tZoë Zoë ÿÿÿÿÿÿÿÿ \u{80}\u{9F}", "Content-Length: 5"],
+                body: "hello"),
             body: "hello"),
         served("an empty value", post(["Host: t", "X-Empty:", "X-Blank: "]), body: ""),
         served(
