@@ -248,6 +248,7 @@ extension FramingCase {
         refused("two spaces after the method", "GET  /a HTTP/1.1\r\nHost: t\r\n\r\n", field: nil),
         refused("two spaces before the version", "GET /a  HTTP/1.1\r\nHost: t\r\n\r\n", field: nil),
         byLibrary("whitespace after the version", "GET /a HTTP/1.1 \r\nHost: t\r\n\r\n"),
+        byLibrary("a request line without a version", "GET /a\r\nHost: t\r\n\r\n"),
         byLibrary("HTTP/2.0 as the version", "GET /a HTTP/2.0\r\nHost: t\r\n\r\n", status: 505),
     ]
 
