@@ -38,6 +38,8 @@ public final class ProgressService: HTTPResponder {
         self.token = configuration.apiToken.map(BearerToken.init)
         self.limiter = configuration.rateLimit.map { RateLimiter(rate: $0) }
         self.clock = clock
+        // Hashes and compresses the web assets now rather than on the first request for one.
+        _ = WebCatalog.builtIn
         var reply = health(writable: true)
         reply.prepared = prepare(reply)
         healthy.set(reply)
@@ -129,6 +131,7 @@ public final class ProgressService: HTTPResponder {
             }
             finish(.success(healthy.value ?? health(writable: true)))
         case .metrics: finish(.success(metricsText()))
+        case .asset(let index): finish(.success(WebCatalog.builtIn.entries[index].reply(to: request)))
         }
     }
 
@@ -177,7 +180,10 @@ public final class ProgressService: HTTPResponder {
         headers.reserveCapacity(extraCount + 2 + CORSPolicy.maximumHeaderCount)
         extra(&headers)
         if !contentType.isEmpty { headers.append(("Content-Type", contentType)) }
-        headers.append(("Cache-Control", "no-store"))
+        // Files served from memory say how long they may be cached; nothing else may be.
+        if !headers.contains(where: { $0.name == "Cache-Control" }) {
+            headers.append(("Cache-Control", "no-store"))
+        }
         cors.appendHeaders(for: origin, to: &headers)
         return HTTPResponse(status: status, headers: headers, body: body)
     }

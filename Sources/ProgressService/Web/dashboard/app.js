@@ -1,0 +1,2 @@
+// The dashboard's entry module.
+document.querySelector("main .loading")?.remove();
