@@ -31,12 +31,38 @@ ensure_schemathesis() {
         echo "$exe"
         return 0
     fi
-    command -v python3 >/dev/null || ensure_packages python3
-    if ! python3 -m venv --clear "$venv" >&2; then
-        ensure_packages python3-venv
-        python3 -m venv --clear "$venv" >&2
-    fi
+    make_venv "$venv"
     echo "installing schemathesis $SCHEMATHESIS_VERSION into $venv" >&2
     "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION" >&2
     echo "$exe"
+}
+
+# make_venv DIR — a fresh Python virtualenv in DIR, installing python3 and venv when missing.
+make_venv() {
+    command -v python3 >/dev/null || ensure_packages python3
+    if ! python3 -m venv --clear "$1" >&2; then
+        ensure_packages python3-venv
+        python3 -m venv --clear "$1" >&2
+    fi
+}
+
+# What the browser tests (Tests/Browser) drive: Debian's Chromium and its driver, and the
+# selenium release pinned here.
+BROWSER_PACKAGES=(chromium chromium-driver)
+SELENIUM_VERSION=4.51.0
+
+# ensure_browser_tests — installs Chromium, its driver and the pinned selenium (into a virtualenv
+# under .build/) unless they are there already, and prints the path of the virtualenv's python.
+ensure_browser_tests() {
+    ensure_packages "${BROWSER_PACKAGES[@]}" >&2
+    local venv=.build/browser-tests
+    local python="$venv/bin/python"
+    if [ -x "$python" ] && [ "$("$python" -c 'import selenium; print(selenium.__version__)' 2>/dev/null)" = "$SELENIUM_VERSION" ]; then
+        echo "$python"
+        return 0
+    fi
+    make_venv "$venv"
+    echo "installing selenium $SELENIUM_VERSION into $venv" >&2
+    "$venv/bin/pip" install --quiet --disable-pip-version-check "selenium==$SELENIUM_VERSION" >&2
+    echo "$python"
 }
