@@ -22,7 +22,11 @@ extension ProgressService {
         let order = try query.choice("sort", default: ListingOrder.readers)
         let limit = try query.integer("limit", in: 1...1000) ?? Self.defaultPageSize
         let (from, to) = try query.dayRange()
-        let context = PageCursor.Context(order: order.rawValue, from: from, to: to)
+        let prefix = query["prefix"]
+        if let prefix, !(1...256).contains(prefix.utf8.count) {
+            throw .invalidQuery("prefix must be 1 to 256 bytes of UTF-8", field: "prefix")
+        }
+        let context = PageCursor.Context(order: order.rawValue, from: from, to: to, prefix: prefix)
         let offset =
             try query["cursor"].map { (text) throws(APIError) in
                 try PageCursor.offset(from: text, context: context)
@@ -34,6 +38,9 @@ extension ProgressService {
                 in: DayRange(from: from, to: to), threshold: configuration.completionThreshold)
         } catch {
             throw .storeUnavailable(error.message)
+        }
+        if let prefix {
+            rows.removeAll { !$0.article.utf8.starts(with: prefix.utf8) }
         }
         rows.sort(by: order.areInIncreasingOrder)
         let page = rows.dropFirst(offset).prefix(limit)
@@ -91,8 +98,14 @@ enum PageCursor {
         var order: String
         var from: Int32?
         var to: Int32?
+        var prefix: String?
 
-        var text: String { "\(order)|\(from.map(String.init) ?? "")|\(to.map(String.init) ?? "")" }
+        /// Last, the prefix needs no escaping; without one, the text (and so every cursor) is
+        /// what it is for listings that have none.
+        var text: String {
+            "\(order)|\(from.map(String.init) ?? "")|\(to.map(String.init) ?? "")"
+                + (prefix.map { "|" + $0 } ?? "")
+        }
     }
 
     static func make(offset: Int, context: Context) -> String {
@@ -105,7 +118,8 @@ enum PageCursor {
             parts[1] == checksum(offset: offset, context: context)
         else {
             throw .invalidQuery(
-                "cursor is not one this listing handed out (sort, from and to must match)", field: "cursor")
+                "cursor is not one this listing handed out (sort, from, to and prefix must match)",
+                field: "cursor")
         }
         return offset
     }
