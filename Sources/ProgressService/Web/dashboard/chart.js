@@ -209,7 +209,7 @@ export class ReachChart {
 
   showSummary() {
     delete this.readout.dataset.depth;
-    this.readout.textContent = "Point at the curve, or focus it and use the arrow keys, to read it.";
+    this.readout.textContent = "Point at (or touch) the curve, or focus it and use the arrow keys, to read it.";
   }
 }
 

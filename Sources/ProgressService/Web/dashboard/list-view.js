@@ -49,7 +49,7 @@ export class ListView {
     // The column headers sort too; where the table is shown as cards (a phone) they are hidden.
     this.sort = h("select", { id: "sort", name: "sort" },
       COLUMNS.filter((column) => column.sort).map((column) =>
-        h("option", { value: column.sort }, `${column.label}, ${SORT_NAMES[column.sort]}`)));
+        h("option", { value: column.sort }, column.label)));
     this.sort.addEventListener("change", () => this.change({ sort: this.sort.value }));
     this.csvButton = h(
       "button",
