@@ -157,7 +157,8 @@ class ArticleTests(unittest.TestCase):
         self.browser.driver.find_element("css selector", ".segment[data-range='all']").click()
         wait_until(lambda: self.browser.run("return document.getElementById('compare').disabled"),
                    message="compare disabled for all time")
-        self.assertEqual(chart_points(self.browser)["previous"], 0)
+        wait_until(lambda: chart_points(self.browser)["previous"] == 0, message="the chart without a previous curve")
+        self.assertEqual(figures(self.browser)["readers"][2], None)
 
     def test_pointer_and_keyboard_read_the_curve(self):
         self.open_article()
