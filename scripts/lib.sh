@@ -31,19 +31,20 @@ ensure_schemathesis() {
         echo "$exe"
         return 0
     fi
-    make_venv "$venv"
-    echo "installing schemathesis $SCHEMATHESIS_VERSION into $venv" >&2
-    "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION" >&2
+    venv_with "$venv" "schemathesis==$SCHEMATHESIS_VERSION"
     echo "$exe"
 }
 
-# make_venv DIR — a fresh Python virtualenv in DIR, installing python3 and venv when missing.
-make_venv() {
+# venv_with DIR REQUIREMENT — a fresh Python virtualenv in DIR with REQUIREMENT installed from
+# PyPI, installing python3 and venv first when they are missing.
+venv_with() {
     command -v python3 >/dev/null || ensure_packages python3
     if ! python3 -m venv --clear "$1" >&2; then
         ensure_packages python3-venv
         python3 -m venv --clear "$1" >&2
     fi
+    echo "installing $2 into $1" >&2
+    "$1/bin/pip" install --quiet --disable-pip-version-check "$2" >&2
 }
 
 # What the browser tests (Tests/Browser) drive: Debian's Chromium and its driver, and the
@@ -61,8 +62,6 @@ ensure_browser_tests() {
         echo "$python"
         return 0
     fi
-    make_venv "$venv"
-    echo "installing selenium $SELENIUM_VERSION into $venv" >&2
-    "$venv/bin/pip" install --quiet --disable-pip-version-check "selenium==$SELENIUM_VERSION" >&2
+    venv_with "$venv" "selenium==$SELENIUM_VERSION"
     echo "$python"
 }

@@ -11,7 +11,7 @@ import io
 import re
 import urllib.parse
 
-from support import event, now_ms, wait_until
+from support import LiveTestCase, event, now_ms, wait_until
 
 DAY_MS = 86_400_000
 
@@ -154,3 +154,18 @@ def console_errors_except(browser, *statuses):
     allowed = [f"status of {status}" for status in statuses]
     return [entry for entry in browser.console_errors()
             if not (entry.get("source") == "network" and any(a in entry["message"] for a in allowed))]
+
+
+class DashboardTestCase(LiveTestCase):
+    """A service with the known scenario; every test ends with no console error (but the network
+    lines for answers of `expected_statuses`) and no request off the service's origin."""
+
+    expected_statuses = ()
+
+    @classmethod
+    def events(cls):
+        return scenario()
+
+    def tearDown(self):
+        self.assertEqual(console_errors_except(self.browser, *self.expected_statuses), [])
+        same_origin_only(self, self.browser, self.service.origin)

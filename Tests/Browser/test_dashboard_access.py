@@ -6,7 +6,7 @@ import unittest
 from dashboard_support import (
     LONG, console_errors_except, dashboard_url, figures, list_rows, same_origin_only, scenario, wait_for_view,
 )
-from support import Browser, Service, wait_until
+from support import Browser, Service
 
 TOKEN = "s3cret-Token_42"
 

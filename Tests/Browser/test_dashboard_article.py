@@ -10,10 +10,10 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
 from dashboard_support import (
-    LONG, SHORT, assert_percent, chart_points, count_of, dashboard_url, figures, parse_csv, same_origin_only,
-    scenario, wait_for_view,
+    LONG, SHORT, DashboardTestCase, assert_percent, chart_points, count_of, dashboard_url, figures, parse_csv,
+    wait_for_view,
 )
-from support import Browser, Service, day_of, now_ms, wait_until
+from support import Browser, day_of, now_ms, wait_until
 
 DAY = 86_400_000
 
@@ -30,25 +30,7 @@ def api_figures(stats):
     }
 
 
-class ArticleTests(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.service = Service()
-        cls.service.post_events(scenario())
-        cls.browser = Browser()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.browser.quit()
-        assert cls.service.stop() == 0
-
-    def setUp(self):
-        self.browser.forget()
-
-    def tearDown(self):
-        self.assertEqual(self.browser.console_errors(), [])
-        same_origin_only(self, self.browser, self.service.origin)
-
+class ArticleTests(DashboardTestCase):
     def open_article(self, article=LONG, **query):
         self.browser.open(dashboard_url(self.service, article=article, **query))
         wait_for_view(self.browser, "svg.reach-chart")

@@ -5,33 +5,19 @@ import unittest
 import urllib.parse
 
 from dashboard_support import (
-    LONG, OLD, SHORT, assert_percent, count_of, dashboard_url, list_rows, parse_csv, same_origin_only,
-    scenario, wait_for_view,
+    LONG, OLD, SHORT, DashboardTestCase, assert_percent, count_of, dashboard_url, list_rows, parse_csv, scenario,
+    wait_for_view,
 )
-from support import Browser, Service, day_of, event, now_ms, wait_until
+from support import day_of, event, now_ms, wait_until
 
 SORTS = {"readers": "Readers", "completion": "Completion", "recent": "Last event", "article": "Article"}
 
 
-class ListTests(unittest.TestCase):
+class ListTests(DashboardTestCase):
     @classmethod
-    def setUpClass(cls):
-        cls.service = Service()
+    def events(cls):
         # More articles than a page holds, so that the pager has pages to walk.
-        cls.service.post_events(scenario() + [event(f"/filler/{n:02}", "r", progress=n / 60) for n in range(60)])
-        cls.browser = Browser()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.browser.quit()
-        assert cls.service.stop() == 0
-
-    def setUp(self):
-        self.browser.forget()
-
-    def tearDown(self):
-        self.assertEqual(self.browser.console_errors(), [])
-        same_origin_only(self, self.browser, self.service.origin)
+        return scenario() + [event(f"/filler/{n:02}", "r", progress=n / 60) for n in range(60)]
 
     def assert_rows_match(self, shown, expected):
         self.assertEqual([row["article"] for row in shown], [row["article"] for row in expected])

@@ -7,29 +7,15 @@ import unittest
 import urllib.parse
 
 from dashboard_support import (
-    FORMULAS, HOSTILE, dashboard_url, list_rows, parse_csv, same_origin_only, scenario, wait_for_view,
+    FORMULAS, HOSTILE, DashboardTestCase, dashboard_url, list_rows, parse_csv, same_origin_only, wait_for_view,
 )
-from support import Browser, Service, StaticServer, wait_until
+from support import StaticServer, wait_until
 
 # What a page that ran any of the hostile ids would leave behind.
 RAN_SOMETHING = """return window.__hostile ?? null"""
 
 
-class SafetyTests(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.service = Service()
-        cls.service.post_events(scenario())
-        cls.browser = Browser()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.browser.quit()
-        assert cls.service.stop() == 0
-
-    def setUp(self):
-        self.browser.forget()
-
+class SafetyTests(DashboardTestCase):
     def assert_nothing_ran(self):
         self.assertIsNone(self.browser.run(RAN_SOMETHING))
         # Markup in an id would have made elements: an <img> asking for /x, a second <script>.
@@ -133,6 +119,8 @@ class SafetyTests(unittest.TestCase):
             errors = wait_until(lambda: [e for e in self.browser.console_errors() if "frame-ancestors" in e["message"]],
                                 message="the framing refused")
             self.assertTrue(errors)
+        # The refusals above are the test's own doing.
+        self.browser.forget()
 
     def test_no_module_writes_markup_from_strings(self):
         # Every module the page loads, found by loading it (an article view loads them all).

@@ -7,8 +7,8 @@ from datetime import datetime
 
 from selenium.webdriver.common.keys import Keys
 
-from dashboard_support import dashboard_url, same_origin_only, wait_for_view
-from support import ARTIFACTS, Browser, Service, wait_until
+from dashboard_support import DashboardTestCase, dashboard_url, wait_for_view
+from support import ARTIFACTS
 
 ARTICLE = "/recipes/sourdough-bread"
 
@@ -45,23 +45,15 @@ return results;
 """
 
 
-class ScreenTests(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.service = Service("--demo")
-        cls.browser = Browser()
+class ScreenTests(DashboardTestCase):
+    service_arguments = ("--demo",)
 
     @classmethod
-    def tearDownClass(cls):
-        cls.browser.quit()
-        assert cls.service.stop() == 0
-
-    def setUp(self):
-        self.browser.forget()
+    def events(cls):
+        return []
 
     def tearDown(self):
-        self.assertEqual(self.browser.console_errors(), [])
-        same_origin_only(self, self.browser, self.service.origin)
+        super().tearDown()
         self.browser.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
     def views(self):

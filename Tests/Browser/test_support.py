@@ -2,20 +2,10 @@
 
 import unittest
 
-from support import Browser, Service, StaticServer, event, wait_until
+from support import LiveTestCase, StaticServer, event, wait_until
 
 
-class HarnessTests(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.service = Service()
-        cls.browser = Browser()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.browser.quit()
-        assert cls.service.stop() == 0
-
+class HarnessTests(LiveTestCase):
     def test_console_errors_and_requests_to_other_origins_are_recorded(self):
         page = f"""<!doctype html><title>probe</title><script>
             console.error("recorded error");
