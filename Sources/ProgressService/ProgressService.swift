@@ -67,9 +67,10 @@ public final class ProgressService: HTTPResponder {
                 method: method, route: label, status: status, nanoseconds: nanoseconds, endedAt: ended)
             reply(render(outcome, origin: origin))
         }
-        // Load balancers' probes are never refused; every other route counts, `/metrics` too
-        // (its token could otherwise be guessed at any rate).
-        if let limiter, route != .healthz,
+        // Load balancers' probes are never refused, nor the files of a page (one load asks for
+        // a dozen at once); every other route counts, `/metrics` too (its token could otherwise
+        // be guessed at any rate).
+        if let limiter, route?.isRateLimited ?? true,
             let wait = limiter.admit(request.client, now: started)
         {
             finish(.failure(.rateLimited(limit: limiter.rate, retryAfterSeconds: wait)))

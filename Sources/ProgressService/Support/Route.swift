@@ -71,6 +71,15 @@ enum Route: Sendable, Equatable {
         }
     }
 
+    /// Whether `--rate-limit` counts requests for the route: not a load balancer's probe, nor a
+    /// file served from memory (a page's modules come a dozen at once, and cost no more).
+    var isRateLimited: Bool {
+        switch self {
+        case .healthz, .asset: return false
+        case .events, .progress, .articles, .stats, .metrics: return true
+        }
+    }
+
     /// Whether `--api-token` guards the route.
     var needsToken: Bool {
         switch self {
