@@ -104,8 +104,11 @@ export class ReachChart {
     svg.addEventListener("focus", () => this.point(this.focus ?? this.median()));
     svg.addEventListener("blur", () => this.point(null));
     svg.addEventListener("keydown", (event) => this.key(event));
+    // Drawn anew (new data, a new width) under a keyboard user's focus: it stays on the chart.
+    const hadFocus = this.svg !== undefined && document.activeElement === this.svg;
     this.svg = svg;
     replace(this.canvas, svg);
+    if (hadFocus) svg.focus({ preventScroll: true });
     this.renderLegend();
     if (this.focus !== null) this.point(this.focus);
     else this.showSummary();
