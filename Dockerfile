@@ -17,7 +17,7 @@ FROM swift:${SWIFT_VERSION}-bookworm AS build
 # The same packages scripts/lib.sh installs for every build.
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        libmicrohttpd-dev libsqlite3-dev pkg-config \
+        libmicrohttpd-dev libsqlite3-dev zlib1g-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src

@@ -20,6 +20,7 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CLibFuzzer"),
         // __builtin_prefetch, for the index's hash tables.
         .systemLibrary(name: "CPrefetch"),
@@ -32,7 +33,9 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], swiftSettings: strict),
         .target(
             name: "ProgressService",
-            dependencies: ["ProgressCore", "ProgressStore", "HTTPServer"],
+            dependencies: ["ProgressCore", "ProgressStore", "HTTPServer", "CZlib"],
+            // The dashboard's files, compiled into the executable as byte arrays.
+            resources: [.embedInCode("Web/dashboard")],
             swiftSettings: strict),
         .executableTarget(
             name: "reading-progress",

@@ -16,7 +16,7 @@ ensure_packages() {
 }
 
 # The packages every build needs.
-BUILD_PACKAGES=(libmicrohttpd-dev libsqlite3-dev pkg-config)
+BUILD_PACKAGES=(libmicrohttpd-dev libsqlite3-dev zlib1g-dev pkg-config)
 
 # The schemathesis release that scripts/test runs. Its CLI and config changed between 3.x and 4.x;
 # scripts/conformance/ is written for 4.x.
@@ -31,12 +31,37 @@ ensure_schemathesis() {
         echo "$exe"
         return 0
     fi
-    command -v python3 >/dev/null || ensure_packages python3
-    if ! python3 -m venv --clear "$venv" >&2; then
-        ensure_packages python3-venv
-        python3 -m venv --clear "$venv" >&2
-    fi
-    echo "installing schemathesis $SCHEMATHESIS_VERSION into $venv" >&2
-    "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION" >&2
+    venv_with "$venv" "schemathesis==$SCHEMATHESIS_VERSION"
     echo "$exe"
+}
+
+# venv_with DIR REQUIREMENT — a fresh Python virtualenv in DIR with REQUIREMENT installed from
+# PyPI, installing python3 and venv first when they are missing.
+venv_with() {
+    command -v python3 >/dev/null || ensure_packages python3
+    if ! python3 -m venv --clear "$1" >&2; then
+        ensure_packages python3-venv
+        python3 -m venv --clear "$1" >&2
+    fi
+    echo "installing $2 into $1" >&2
+    "$1/bin/pip" install --quiet --disable-pip-version-check "$2" >&2
+}
+
+# What the browser tests (Tests/Browser) drive: Debian's Chromium and its driver, and the
+# selenium release pinned here.
+BROWSER_PACKAGES=(chromium chromium-driver)
+SELENIUM_VERSION=4.51.0
+
+# ensure_browser_tests — installs Chromium, its driver and the pinned selenium (into a virtualenv
+# under .build/) unless they are there already, and prints the path of the virtualenv's python.
+ensure_browser_tests() {
+    ensure_packages "${BROWSER_PACKAGES[@]}" >&2
+    local venv=.build/browser-tests
+    local python="$venv/bin/python"
+    if [ -x "$python" ] && [ "$("$python" -c 'import selenium; print(selenium.__version__)' 2>/dev/null)" = "$SELENIUM_VERSION" ]; then
+        echo "$python"
+        return 0
+    fi
+    venv_with "$venv" "selenium==$SELENIUM_VERSION"
+    echo "$python"
 }

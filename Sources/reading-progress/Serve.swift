@@ -17,6 +17,19 @@ func serve(_ options: Options) -> Int32 {
         log.lifecycle("cannot open store \(options.store): \(error)")
         return 1
     }
+    if options.demo {
+        do {
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            let (readers, events) = try DemoData.fill(store, nowMs: now)
+            log.lifecycle(
+                "demo: \(readers) sample readers, \(events) events over \(DemoData.days) days in the in-memory store"
+            )
+        } catch {
+            log.lifecycle("cannot fill the demo store: \(error)")
+            store.close()
+            return 1
+        }
+    }
     let service = ProgressService(
         configuration: ServiceConfiguration(
             apiToken: options.apiToken, completionThreshold: options.completionThreshold,

@@ -7,6 +7,8 @@ enum Route: Sendable, Equatable {
     case stats(rawArticle: Substring)
     case healthz
     case metrics
+    /// A file served from memory: its index in ``WebCatalog/builtIn``.
+    case asset(Int)
 
     init?(path: String) {
         // By length first: a string comparison that fails costs more than one that succeeds.
@@ -23,7 +25,11 @@ enum Route: Sendable, Equatable {
             let suffix = "/stats"
             guard path.utf8.count > prefix.utf8.count + suffix.utf8.count, path.hasPrefix(prefix),
                 path.hasSuffix(suffix)
-            else { return nil }
+            else {
+                guard let asset = WebCatalog.builtIn.index(of: path) else { return nil }
+                self = .asset(asset)
+                return
+            }
             let start = path.utf8.index(path.startIndex, offsetBy: prefix.utf8.count)
             let end = path.utf8.index(path.endIndex, offsetBy: -suffix.utf8.count)
             self = .stats(rawArticle: path[start..<end])
@@ -39,6 +45,7 @@ enum Route: Sendable, Equatable {
         case .stats: return .stats
         case .healthz: return .healthz
         case .metrics: return .metrics
+        case .asset(let index): return WebCatalog.builtIn.entries[index].label
         }
     }
 
@@ -47,7 +54,7 @@ enum Route: Sendable, Equatable {
         switch self {
         case .events, .progress: return Self.ingestMethods
         case .articles, .stats: return Self.readMethods
-        case .healthz, .metrics: return Self.operationsMethods
+        case .healthz, .metrics, .asset: return Self.operationsMethods
         }
     }
 
@@ -60,7 +67,16 @@ enum Route: Sendable, Equatable {
         switch self {
         case .events, .progress: return method == .post || method == .options
         case .articles, .stats: return method == .get || method == .head || method == .options
-        case .healthz, .metrics: return method == .get || method == .head
+        case .healthz, .metrics, .asset: return method == .get || method == .head
+        }
+    }
+
+    /// Whether `--rate-limit` counts requests for the route: not a load balancer's probe, nor a
+    /// file served from memory (a page's modules come a dozen at once, and cost no more).
+    var isRateLimited: Bool {
+        switch self {
+        case .healthz, .asset: return false
+        case .events, .progress, .articles, .stats, .metrics: return true
         }
     }
 
@@ -68,7 +84,7 @@ enum Route: Sendable, Equatable {
     var needsToken: Bool {
         switch self {
         case .articles, .stats, .metrics: return true
-        case .events, .progress, .healthz: return false
+        case .events, .progress, .healthz, .asset: return false
         }
     }
 }
@@ -81,6 +97,11 @@ enum RouteLabel: Int, CaseIterable, Sendable {
     case stats
     case events
     case progress
+    /// The dashboard's page, `/`.
+    case dashboard
+    /// The dashboard's scripts, stylesheet and icon.
+    case dashboardFile
+    case favicon
     case unmatched
 
     var text: String {
@@ -91,6 +112,9 @@ enum RouteLabel: Int, CaseIterable, Sendable {
         case .stats: return "/v1/articles/{article}/stats"
         case .events: return "/v1/events"
         case .progress: return "/v1/progress"
+        case .dashboard: return "/"
+        case .dashboardFile: return "/dashboard/{file}"
+        case .favicon: return "/favicon.ico"
         case .unmatched: return "unmatched"
         }
     }
