@@ -12,6 +12,8 @@ let package = Package(
     products: [
         .executable(name: "reading-progress", targets: ["reading-progress"]),
         .library(name: "ProgressCore", targets: ["ProgressCore"]),
+        .library(name: "ReadingProgressClient", targets: ["ReadingProgressClient"]),
+        .library(name: "ReadingProgressUI", targets: ["ReadingProgressUI"]),
     ],
     targets: [
         .systemLibrary(
@@ -25,6 +27,11 @@ let package = Package(
         .systemLibrary(name: "CPrefetch"),
 
         .target(name: "ProgressCore", swiftSettings: strict),
+        // The iOS client: delivery in Foundation alone (tested on Linux), SwiftUI views on top.
+        .target(name: "ReadingProgressClient", dependencies: ["ProgressCore"], swiftSettings: strict),
+        .target(
+            name: "ReadingProgressUI", dependencies: ["ReadingProgressClient", "ProgressCore"],
+            swiftSettings: strict),
         .target(name: "ProgressStore", dependencies: ["CSQLite", "CPrefetch"], swiftSettings: strict),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], swiftSettings: strict),
         .target(
@@ -47,6 +54,8 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "ProgressServiceTests", dependencies: ["ProgressService"]),
         .testTarget(name: "EndToEndTests"),
+        .testTarget(
+            name: "ReadingProgressClientTests", dependencies: ["ReadingProgressClient", "ProgressCore"]),
     ],
     swiftLanguageModes: [.v6]
 )
