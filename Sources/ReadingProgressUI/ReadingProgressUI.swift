@@ -27,6 +27,7 @@
         }
     }
 
+    @available(iOS 18, macOS 15, tvOS 18, watchOS 11, visionOS 2, *)
     extension AppState {
         /// The state engaged time needs of a scene's phase.
         public init(_ phase: ScenePhase) {

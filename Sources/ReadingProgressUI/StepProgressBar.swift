@@ -58,6 +58,9 @@
 
         func body(content: Content) -> some View {
             content
+                // A page comes in at rest; without this, one with no scroll view would show the
+                // bar as the page before it had scrolled.
+                .onAppear { page.scroll = nil }
                 .onScrollGeometryChange(for: ScrollSnapshot.self) { geometry in
                     ScrollSnapshot(geometry)
                 } action: { _, scroll in
