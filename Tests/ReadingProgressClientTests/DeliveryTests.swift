@@ -66,62 +66,48 @@ struct DeliveryTests {
 
     @Test("a batch goes by itself once flushCount events are queued")
     func onCount() async throws {
-        let server = try ServerProcess(store: "memory:")
-        defer { server.stop() }
-        var configuration = Reporter.Configuration.testing(
-            port: server.port, folder: try TemporaryDirectory(), reader: "r")
-        configuration.flushCount = 5
-        let reporter = Reporter(configuration: configuration, clock: TestClock())
-        for article in 0..<4 { try await reporter.record(page(y: 0), article: "/count/\(article)") }
-        #expect(await reporter.queuedEvents == 4)
-        try await reporter.record(page(y: 0), article: "/count/4")
+        let rig = try Rig { $0.flushCount = 5 }
+        defer { rig.server.stop() }
+        for article in 0..<4 { try await rig.reporter.record(page(y: 0), article: "/count/\(article)") }
+        #expect(await rig.reporter.queuedEvents == 4)
+        try await rig.reporter.record(page(y: 0), article: "/count/4")
         try await eventually("five events counted") {
-            try (0..<5).allSatisfy { try server.eventCount("/count/\($0)") == 1 }
+            try (0..<5).allSatisfy { try rig.server.eventCount("/count/\($0)") == 1 }
         }
-        try await eventually("an empty queue") { await reporter.queuedEvents == 0 }
+        try await eventually("an empty queue") { await rig.reporter.queuedEvents == 0 }
+        #expect(rig.transport.all.map(\.events) == [5])
     }
 
     @Test("a batch goes by itself when the flush interval has passed")
     func onTimer() async throws {
-        let server = try ServerProcess(store: "memory:")
-        defer { server.stop() }
-        var configuration = Reporter.Configuration.testing(
-            port: server.port, folder: try TemporaryDirectory(), reader: "r")
-        configuration.flushInterval = .milliseconds(300)
-        let transport = WatchingTransport()
-        let reporter = Reporter(configuration: configuration, transport: transport, clock: TestClock())
-        try await reporter.record(page(y: 0), article: "/timer")
-        try await reporter.record(page(y: 500), article: "/timer")
-        try await eventually("the timer's delivery") { try server.eventCount("/timer") == 2 }
-        #expect(transport.all.map(\.events) == [2])
+        let rig = try Rig { $0.flushInterval = .milliseconds(300) }
+        defer { rig.server.stop() }
+        try await rig.reporter.record(page(y: 0), article: "/timer")
+        try await rig.reporter.record(page(y: 500), article: "/timer")
+        try await eventually("the timer's delivery") { try rig.server.eventCount("/timer") == 2 }
+        #expect(rig.transport.all.map(\.events) == [2])
     }
 
     @Test("at most maximumBatchSize events a request, oldest first")
     func batchSize() async throws {
-        let server = try ServerProcess(store: "memory:")
-        defer { server.stop() }
-        let transport = WatchingTransport()
-        let reporter = Reporter(
-            configuration: .testing(port: server.port, folder: try TemporaryDirectory(), reader: "r"),
-            transport: transport, clock: TestClock())
-        for article in 0..<250 { try await reporter.record(page(y: 0), article: "/batch/\(article)") }
-        #expect(await reporter.flush() == 0)
-        #expect(transport.all.map(\.events) == [100, 100, 50])
-        #expect(try server.eventCount("/batch/0") == 1)
-        #expect(try server.eventCount("/batch/249") == 1)
+        let rig = try Rig()
+        defer { rig.server.stop() }
+        for article in 0..<250 { try await rig.reporter.record(page(y: 0), article: "/batch/\(article)") }
+        #expect(await rig.reporter.flush() == 0)
+        #expect(rig.transport.all.map(\.events) == [100, 100, 50])
+        #expect(try rig.server.eventCount("/batch/0") == 1)
+        #expect(try rig.server.eventCount("/batch/249") == 1)
     }
 
     @Test("one request in flight, however many flushes, counts and timers ask at once")
     func oneInFlight() async throws {
-        let server = try ServerProcess(store: "memory:")
-        defer { server.stop() }
-        var configuration = Reporter.Configuration.testing(
-            port: server.port, folder: try TemporaryDirectory(), reader: "r")
-        configuration.flushCount = 1
-        configuration.flushInterval = .milliseconds(20)
-        configuration.maximumBatchSize = 7
-        let transport = WatchingTransport()
-        let reporter = Reporter(configuration: configuration, transport: transport, clock: TestClock())
+        let rig = try Rig {
+            $0.flushCount = 1
+            $0.flushInterval = .milliseconds(20)
+            $0.maximumBatchSize = 7
+        }
+        defer { rig.server.stop() }
+        let reporter = rig.reporter
         try await withThrowingTaskGroup(of: Void.self) { group in
             for writer in 0..<4 {
                 group.addTask {
@@ -134,53 +120,47 @@ struct DeliveryTests {
             try await group.waitForAll()
         }
         await reporter.flush()
-        #expect(transport.greatestConcurrency == 1)
-        #expect(transport.all.count > 1)
-        #expect(transport.all.allSatisfy { $0.events <= 7 })
-        #expect(transport.all.reduce(0) { $0 + $1.events } == 200)
-        #expect(try server.eventCount("/busy/3-49") == 1)
+        let exchanges = rig.transport.all
+        #expect(rig.transport.greatestConcurrency == 1)
+        #expect(exchanges.count > 1)
+        #expect(exchanges.allSatisfy { $0.events <= 7 })
+        #expect(exchanges.reduce(0) { $0 + $1.events } == 200)
+        #expect(try rig.server.eventCount("/busy/3-49") == 1)
     }
 
     @Test("going to the background sends what the open views have and delivers it")
     func background() async throws {
-        let server = try ServerProcess(store: "memory:")
-        defer { server.stop() }
-        let clock = TestClock()
-        let reporter = Reporter(
-            configuration: .testing(port: server.port, folder: try TemporaryDirectory(), reader: "r"),
-            clock: clock)
-        try await reporter.record(page(y: 0), article: "/bg")
-        clock.advance(by: 1)
-        try await reporter.record(page(y: 40), article: "/bg")
-        clock.advance(by: 3)
-        await reporter.setAppState(.background)
-        #expect(await reporter.queuedEvents == 0)
-        let stats = try #require(try server.stats("/bg"))
+        let rig = try Rig()
+        defer { rig.server.stop() }
+        try await rig.reporter.record(page(y: 0), article: "/bg")
+        rig.clock.advance(by: 1)
+        try await rig.reporter.record(page(y: 40), article: "/bg")
+        rig.clock.advance(by: 3)
+        await rig.reporter.setAppState(.background)
+        #expect(await rig.reporter.queuedEvents == 0)
+        let stats = try #require(try rig.server.stats("/bg"))
         #expect(stats.events == 2)
         #expect(stats.engagedSeconds.total == 3)
         #expect(stats.depth.mean == (try page(y: 40).figures()).progress)
-        // While in the background no time is engaged; the next scroll after coming back starts it.
-        clock.advance(by: 60)
-        await reporter.setAppState(.active)
-        await reporter.endView(article: "/bg")
-        #expect(await reporter.queuedEvents == 0)
+        // In the background no time is engaged, and nothing is left to send when the view ends.
+        rig.clock.advance(by: 60)
+        await rig.reporter.setAppState(.active)
+        await rig.reporter.endView(article: "/bg")
+        #expect(await rig.reporter.queuedEvents == 0)
     }
 
     @Test("signals submitted without waiting are applied in order")
     func submitted() async throws {
-        let server = try ServerProcess(store: "memory:")
-        defer { server.stop() }
-        let reporter = Reporter(
-            configuration: .testing(port: server.port, folder: try TemporaryDirectory(), reader: "r"),
-            clock: TestClock())
+        let rig = try Rig()
+        defer { rig.server.stop() }
         for y in stride(from: 0.0, through: 1000, by: 5) {
-            reporter.submit(.geometry(page(y: y), article: "/inbox"))
+            rig.reporter.submit(.geometry(page(y: y), article: "/inbox"))
         }
-        reporter.submit(.geometry(page(y: 350), article: "/inbox"))
-        reporter.submit(.viewEnded(article: "/inbox"))
-        reporter.submit(.appState(.background))
-        try await eventually("the inbox's events delivered") { try server.eventCount("/inbox") == 11 }
-        #expect(try server.stats("/inbox")?.depth.mean == 1)
-        try await eventually("an empty queue") { await reporter.queuedEvents == 0 }
+        rig.reporter.submit(.geometry(page(y: 350), article: "/inbox"))
+        rig.reporter.submit(.viewEnded(article: "/inbox"))
+        rig.reporter.submit(.appState(.background))
+        try await eventually("the inbox's events delivered") { try rig.server.eventCount("/inbox") == 11 }
+        #expect(try rig.server.stats("/inbox")?.depth.mean == 1)
+        try await eventually("an empty queue") { await rig.reporter.queuedEvents == 0 }
     }
 }

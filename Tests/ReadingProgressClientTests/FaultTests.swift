@@ -83,7 +83,7 @@ struct FaultTests {
         let transport = WatchingTransport()
         let reporter = Reporter(configuration: configuration, transport: transport, clock: TestClock())
         for article in 0..<400 {
-            try await reporter.record(page(y: 0), article: "/stream/\(article % 20)-\(article)")
+            try await reporter.record(page(y: 0), article: "/stream/\(article)")
         }
         let delivery = Task { await reporter.flush() }
         try await eventually("deliveries under way") { transport.all.count >= 20 }
@@ -94,35 +94,28 @@ struct FaultTests {
         let second = try ServerProcess(store: store, arguments: ["--port", String(port)])
         defer { second.stop() }
         try await eventually("the rest delivered") { await reporter.queuedEvents == 0 }
-        let counts = try (0..<400).map { try second.eventCount("/stream/\($0 % 20)-\($0)") }
+        let counts = try (0..<400).map { try second.eventCount("/stream/\($0)") }
         #expect(counts.allSatisfy { $0 == 1 }, "\(counts)")
     }
 
     @Test("429: the next request waits at least Retry-After, and every event counts once")
     func rateLimited() async throws {
-        let server = try ServerProcess(store: "memory:", arguments: ["--rate-limit", "1"])
-        defer { server.stop() }
-        var configuration = Reporter.Configuration.testing(
-            port: server.port, folder: try TemporaryDirectory(), reader: "r")
-        configuration.maximumBatchSize = 1
-        let transport = WatchingTransport()
-        let reporter = Reporter(configuration: configuration, transport: transport, clock: TestClock())
-        let log = ReportLog(reporter)
-        for article in 0..<3 { try await reporter.record(page(y: 0), article: "/limited/\(article)") }
-        await reporter.flush()
-        try await eventually("all three delivered") { await reporter.queuedEvents == 0 }
-
+        let rig = try Rig(serverArguments: ["--rate-limit", "1"]) { $0.maximumBatchSize = 1 }
+        defer { rig.server.stop() }
+        for article in 0..<3 { try await rig.reporter.record(page(y: 0), article: "/limited/\(article)") }
+        await rig.reporter.flush()
         // The retries are reported before the last delivery.
-        try await eventually("the delivery reports") { log.deliveredIDs.count == 3 }
-        let exchanges = transport.all
+        try await eventually("all three delivered") { rig.log.deliveredIDs.count == 3 }
+
+        let exchanges = rig.transport.all
         #expect(exchanges.contains { $0.status == 429 })
         for (refused, next) in zip(exchanges, exchanges.dropFirst()) where refused.status == 429 {
             let waited = next.started - refused.answered!
             #expect(waited >= .seconds(1), "\(waited)")
         }
-        #expect(log.retries.allSatisfy { $0.reason == .status(429) && $0.after >= .seconds(1) })
+        #expect(rig.log.retries.allSatisfy { $0.reason == .status(429) && $0.after >= .seconds(1) })
         // One read of the listing, from an address of its own: the limit counts reads too.
-        let listing = try Connection(port: server.port, sourceAddress: "127.0.0.2").exchange(
+        let listing = try Connection(port: rig.server.port, sourceAddress: "127.0.0.2").exchange(
             method: "GET", target: "/v1/articles?sort=article", headers: [], body: [])
         let articles = try #require(try listing.json["articles"] as? [[String: Any]])
         #expect(articles.map { $0["article"] as? String } == ["/limited/0", "/limited/1", "/limited/2"])
@@ -131,59 +124,50 @@ struct FaultTests {
 
     @Test("an event the service rejects is dropped and reported, never sent again; the valid ones count")
     func rejected() async throws {
-        let server = try ServerProcess(store: "memory:")
-        defer { server.stop() }
-        let transport = WatchingTransport()
-        let reporter = Reporter(
-            configuration: .testing(port: server.port, folder: try TemporaryDirectory(), reader: "r"),
-            transport: transport, clock: TestClock())
-        let log = ReportLog(reporter)
+        let rig = try Rig()
+        defer { rig.server.stop() }
         let tooLong = "/" + String(repeating: "a", count: 300)
-        try await reporter.record(page(y: 0), article: "/valid")
-        try await reporter.record(page(y: 0), article: tooLong)
-        #expect(await reporter.flush() == 0)
-        #expect(transport.all.map(\.status) == [202])
+        try await rig.reporter.record(page(y: 0), article: "/valid")
+        try await rig.reporter.record(page(y: 0), article: tooLong)
+        #expect(await rig.reporter.flush() == 0)
+        #expect(rig.transport.all.map(\.status) == [202])
 
         // A batch of invalid events only: 400, and none is retried.
-        try await reporter.record(page(y: 0), article: tooLong + "b")
-        try await reporter.record(page(y: 0), article: tooLong + "c")
-        #expect(await reporter.flush() == 0)
-        #expect(await reporter.flush() == 0)
-        #expect(transport.all.map(\.status) == [202, 400])
+        try await rig.reporter.record(page(y: 0), article: tooLong + "b")
+        try await rig.reporter.record(page(y: 0), article: tooLong + "c")
+        #expect(await rig.reporter.flush() == 0)
+        #expect(await rig.reporter.flush() == 0)
+        #expect(rig.transport.all.map(\.status) == [202, 400])
 
-        try await eventually("three rejections reported") { log.rejected.count == 3 }
-        #expect(log.rejected.allSatisfy { $0.error.code == "invalid_event" && $0.error.field == "article" })
-        #expect(log.deliveredIDs.count == 1)
-        #expect(try server.eventCount("/valid") == 1)
+        try await eventually("three rejections reported") { rig.log.rejected.count == 3 }
+        #expect(
+            rig.log.rejected.allSatisfy { $0.error.code == "invalid_event" && $0.error.field == "article" })
+        #expect(rig.log.deliveredIDs.count == 1)
+        #expect(try rig.server.eventCount("/valid") == 1)
     }
 
     @Test(
         "413: the batch is split until it fits, and every event counts once; an event too large alone is dropped"
     )
     func tooLarge() async throws {
-        let server = try ServerProcess(store: "memory:", arguments: ["--max-body-bytes", "1024"])
-        defer { server.stop() }
-        let transport = WatchingTransport()
-        let reporter = Reporter(
-            configuration: .testing(port: server.port, folder: try TemporaryDirectory(), reader: "r"),
-            transport: transport, clock: TestClock())
-        let log = ReportLog(reporter)
-        for article in 0..<12 { try await reporter.record(page(y: 0), article: "/large/\(article)") }
-        #expect(await reporter.flush() == 0)
-        let exchanges = transport.all
+        let rig = try Rig(serverArguments: ["--max-body-bytes", "1024"])
+        defer { rig.server.stop() }
+        for article in 0..<12 { try await rig.reporter.record(page(y: 0), article: "/large/\(article)") }
+        #expect(await rig.reporter.flush() == 0)
+        let exchanges = rig.transport.all
         #expect(exchanges.first?.events == 12)
         #expect(exchanges.first?.status == 413)
         #expect(exchanges.allSatisfy { $0.status == 202 || $0.status == 413 })
         #expect(exchanges.filter { $0.status == 202 }.allSatisfy { $0.bytes <= 1024 })
         #expect(exchanges.filter { $0.status == 202 }.reduce(0) { $0 + $1.events } == 12)
-        for article in 0..<12 { #expect(try server.eventCount("/large/\(article)") == 1) }
+        for article in 0..<12 { #expect(try rig.server.eventCount("/large/\(article)") == 1) }
 
         // Each control character takes six bytes in JSON: alone the event is over the limit.
         let huge = "/" + String(repeating: "\u{1}", count: 200)
-        try await reporter.record(page(y: 0), article: huge)
-        #expect(await reporter.flush() == 0)
-        try await eventually("the drop reported") { log.dropped(.tooLarge).count == 1 }
-        #expect(transport.all.last?.status == 413)
-        #expect(transport.all.last?.events == 1)
+        try await rig.reporter.record(page(y: 0), article: huge)
+        #expect(await rig.reporter.flush() == 0)
+        try await eventually("the drop reported") { rig.log.dropped(.tooLarge).count == 1 }
+        #expect(rig.transport.all.last?.status == 413)
+        #expect(rig.transport.all.last?.events == 1)
     }
 }

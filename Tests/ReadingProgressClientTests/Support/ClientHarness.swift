@@ -37,6 +37,28 @@ extension Reporter.Configuration {
     }
 }
 
+/// The usual setup of a test: a service of its own (in memory) and a reporter for it, with the
+/// real transport watched, a clock in the test's hand and a log of the reports.
+struct Rig {
+    let server: ServerProcess
+    let folder: TemporaryDirectory
+    let transport = WatchingTransport()
+    let clock = TestClock()
+    let reporter: Reporter
+    let log: ReportLog
+
+    /// Starts the service with `serverArguments`; `configure` adjusts the test configuration.
+    init(serverArguments: [String] = [], configure: (inout Reporter.Configuration) -> Void = { _ in }) throws
+    {
+        server = try ServerProcess(store: "memory:", arguments: serverArguments)
+        folder = try TemporaryDirectory()
+        var configuration = Reporter.Configuration.testing(port: server.port, folder: folder, reader: "r")
+        configure(&configuration)
+        reporter = Reporter(configuration: configuration, transport: transport, clock: clock)
+        log = ReportLog(reporter)
+    }
+}
+
 /// Every report a reporter makes, kept as it comes.
 final class ReportLog: Sendable {
     private let kept = Mutex<[DeliveryReport]>([])
