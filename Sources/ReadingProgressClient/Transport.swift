@@ -47,7 +47,7 @@ public final class URLSessionTransport: Transport {
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.httpMaximumConnectionsPerHost = 1
         #if !canImport(FoundationNetworking)
-            // Fail at once when offline: the events wait on disk, not in the session.
+            // Fail at once when offline: the events wait on disk, not inside URLSession.
             configuration.waitsForConnectivity = false
         #endif
         session = URLSession(configuration: configuration)
