@@ -175,7 +175,9 @@ struct QueueTests {
         }
         reporter.submit(.appState(.background))
         // Had any of it needed the main actor, it would wait for the end of this hold, in vain.
-        let done = holdWithoutSuspending(seconds: 30) { storage.counts == (loads: 1, writes: 4, removals: 1) }
+        let done = holdWithoutSuspending(seconds: 120) {
+            storage.counts == (loads: 1, writes: 4, removals: 1)
+        }
         #expect(done, "\(storage.counts)")
         #expect(try server.eventCount("/main") == 4)
     }

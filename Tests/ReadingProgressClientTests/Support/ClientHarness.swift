@@ -8,9 +8,11 @@ import Synchronization
 #endif
 
 /// Polls `condition` until it holds, failing after `timeout`: tests wait for what they expect,
-/// never for a sleep to be long enough.
+/// never for a sleep to be long enough. The deadline is generous because the reporter's tasks
+/// share the cooperative pool (as wide as the machine's cores) with the rest of the suite,
+/// whose synchronous tests can occupy it for tens of seconds when everything runs at once.
 func eventually(
-    _ what: String, timeout: Duration = .seconds(30), _ condition: () async throws -> Bool
+    _ what: String, timeout: Duration = .seconds(120), _ condition: () async throws -> Bool
 ) async throws {
     let deadline = ContinuousClock.now + timeout
     while !(try await condition()) {
