@@ -55,9 +55,10 @@ public struct DirectoryStorage: EventStorage {
                 // Never renamed into place, so never queued.
                 try? files.removeItem(at: url)
             } else if name.hasSuffix(Self.suffix) {
-                events.append(
-                    StoredEvent(
-                        name: String(name.dropLast(Self.suffix.count)), data: try Data(contentsOf: url)))
+                // A file that cannot be read comes back empty: the reporter drops it and says so,
+                // rather than leave the rest of the queue unloaded.
+                let data = (try? Data(contentsOf: url)) ?? Data()
+                events.append(StoredEvent(name: String(name.dropLast(Self.suffix.count)), data: data))
             }
         }
         return events

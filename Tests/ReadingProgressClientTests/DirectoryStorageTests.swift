@@ -35,6 +35,22 @@ struct DirectoryStorageTests {
         #expect(!FileManager.default.fileExists(atPath: torn.path))
     }
 
+    @Test("an entry that cannot be read comes back empty, and the others with it")
+    func unreadableEntry() throws {
+        let folder = try TemporaryDirectory()
+        let storage = DirectoryStorage(directory: folder.url)
+        try storage.write(Data("{}".utf8), name: "00000000000000000001")
+        // Not a file at all: reading it fails whoever the reader is.
+        try FileManager.default.createDirectory(
+            at: folder.url.appendingPathComponent("00000000000000000002.event"),
+            withIntermediateDirectories: false)
+        let loaded = try storage.loadAll()
+        #expect(loaded.map(\.name) == ["00000000000000000001", "00000000000000000002"])
+        #expect(loaded.map(\.data.count) == [2, 0])
+        try storage.remove(["00000000000000000002"])
+        #expect(try storage.loadAll().map(\.name) == ["00000000000000000001"])
+    }
+
     @Test("a queue folder removed under the app is made again at the next write")
     func folderRemoved() throws {
         let folder = try TemporaryDirectory()
