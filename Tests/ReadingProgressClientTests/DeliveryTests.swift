@@ -8,7 +8,7 @@ import Testing
 struct DeliveryTests {
     @Test("a reading session becomes a few events, and the statistics are the figures the device computed")
     func readingSession() async throws {
-        let server = try ServerProcess(store: "memory:")
+        let server = try await startServer(store: "memory:")
         defer { server.stop() }
         let folder = try TemporaryDirectory()
         let clock = TestClock()
@@ -45,7 +45,7 @@ struct DeliveryTests {
 
         #expect(await reporter.flush() == 0)
         #expect(await other.flush() == 0)
-        let stats = try #require(try server.stats(article))
+        let stats = try #require(try await server.stats(article))
         #expect(stats.readers == 2)
         #expect(stats.events == 11 + 4)
         #expect(stats.completion.completed == 1)
@@ -66,13 +66,14 @@ struct DeliveryTests {
 
     @Test("a batch goes by itself once flushCount events are queued")
     func onCount() async throws {
-        let rig = try Rig { $0.flushCount = 5 }
+        let rig = try await Rig.start { $0.flushCount = 5 }
         defer { rig.server.stop() }
         for article in 0..<4 { try await rig.reporter.record(page(y: 0), article: "/count/\(article)") }
         #expect(await rig.reporter.queuedEvents == 4)
         try await rig.reporter.record(page(y: 0), article: "/count/4")
         try await eventually("five events counted") {
-            try (0..<5).allSatisfy { try rig.server.eventCount("/count/\($0)") == 1 }
+            try await rig.server.eventCounts()
+                == Dictionary(uniqueKeysWithValues: (0..<5).map { ("/count/\($0)", 1) })
         }
         try await eventually("an empty queue") { await rig.reporter.queuedEvents == 0 }
         #expect(rig.transport.all.map(\.events) == [5])
@@ -80,28 +81,28 @@ struct DeliveryTests {
 
     @Test("a batch goes by itself when the flush interval has passed")
     func onTimer() async throws {
-        let rig = try Rig { $0.flushInterval = .milliseconds(300) }
+        let rig = try await Rig.start { $0.flushInterval = .milliseconds(300) }
         defer { rig.server.stop() }
         try await rig.reporter.record(page(y: 0), article: "/timer")
         try await rig.reporter.record(page(y: 500), article: "/timer")
-        try await eventually("the timer's delivery") { try rig.server.eventCount("/timer") == 2 }
+        try await eventually("the timer's delivery") { try await rig.server.eventCount("/timer") == 2 }
         #expect(rig.transport.all.map(\.events) == [2])
     }
 
     @Test("at most maximumBatchSize events a request, oldest first")
     func batchSize() async throws {
-        let rig = try Rig()
+        let rig = try await Rig.start()
         defer { rig.server.stop() }
         for article in 0..<250 { try await rig.reporter.record(page(y: 0), article: "/batch/\(article)") }
         #expect(await rig.reporter.flush() == 0)
         #expect(rig.transport.all.map(\.events) == [100, 100, 50])
-        #expect(try rig.server.eventCount("/batch/0") == 1)
-        #expect(try rig.server.eventCount("/batch/249") == 1)
+        #expect(try await rig.server.eventCount("/batch/0") == 1)
+        #expect(try await rig.server.eventCount("/batch/249") == 1)
     }
 
     @Test("one request in flight, however many flushes, counts and timers ask at once")
     func oneInFlight() async throws {
-        let rig = try Rig {
+        let rig = try await Rig.start {
             $0.flushCount = 1
             $0.flushInterval = .milliseconds(20)
             $0.maximumBatchSize = 7
@@ -125,12 +126,12 @@ struct DeliveryTests {
         #expect(exchanges.count > 1)
         #expect(exchanges.allSatisfy { $0.events <= 7 })
         #expect(exchanges.reduce(0) { $0 + $1.events } == 200)
-        #expect(try rig.server.eventCount("/busy/3-49") == 1)
+        #expect(try await rig.server.eventCount("/busy/3-49") == 1)
     }
 
     @Test("going to the background sends what the open views have and delivers it")
     func background() async throws {
-        let rig = try Rig()
+        let rig = try await Rig.start()
         defer { rig.server.stop() }
         try await rig.reporter.record(page(y: 0), article: "/bg")
         rig.clock.advance(by: 1)
@@ -138,7 +139,7 @@ struct DeliveryTests {
         rig.clock.advance(by: 3)
         await rig.reporter.setAppState(.background)
         #expect(await rig.reporter.queuedEvents == 0)
-        let stats = try #require(try rig.server.stats("/bg"))
+        let stats = try #require(try await rig.server.stats("/bg"))
         #expect(stats.events == 2)
         #expect(stats.engagedSeconds.total == 3)
         #expect(stats.depth.mean == (try page(y: 40).figures()).progress)
@@ -151,7 +152,7 @@ struct DeliveryTests {
 
     @Test("signals submitted without waiting are applied in order")
     func submitted() async throws {
-        let rig = try Rig()
+        let rig = try await Rig.start()
         defer { rig.server.stop() }
         for y in stride(from: 0.0, through: 1000, by: 5) {
             rig.reporter.submit(.geometry(page(y: y), article: "/inbox"))
@@ -159,8 +160,10 @@ struct DeliveryTests {
         rig.reporter.submit(.geometry(page(y: 350), article: "/inbox"))
         rig.reporter.submit(.viewEnded(article: "/inbox"))
         rig.reporter.submit(.appState(.background))
-        try await eventually("the inbox's events delivered") { try rig.server.eventCount("/inbox") == 11 }
-        #expect(try rig.server.stats("/inbox")?.depth.mean == 1)
+        try await eventually("the inbox's events delivered") {
+            try await rig.server.eventCount("/inbox") == 11
+        }
+        #expect(try await rig.server.stats("/inbox")?.depth.mean == 1)
         try await eventually("an empty queue") { await rig.reporter.queuedEvents == 0 }
     }
 }

@@ -13,7 +13,7 @@ struct QueueTests {
 
     @Test("a reporter started on the queue an earlier one left delivers it by itself, exactly once")
     func restartedOffline() async throws {
-        let port = try FaultTests.vacantPort()
+        let port = try await FaultTests.vacantPort()
         let folder = try TemporaryDirectory()
         let configuration = Reporter.Configuration.testing(port: port, folder: folder, reader: "r")
         var first: Reporter? = Reporter(configuration: configuration, clock: TestClock())
@@ -25,11 +25,13 @@ struct QueueTests {
         first = nil
         #expect(try queueFiles(folder).count == 5)
 
-        let server = try ServerProcess(store: "memory:", arguments: ["--port", String(port)])
+        let server = try await startServer(store: "memory:", arguments: ["--port", String(port)])
         defer { server.stop() }
         let second = Reporter(configuration: configuration, clock: TestClock())
         let log = ReportLog(second)
-        try await eventually("the earlier run's events delivered") { try server.eventCount("/again") == 5 }
+        try await eventually("the earlier run's events delivered") {
+            try await server.eventCount("/again") == 5
+        }
         try await eventually("the reports") { log.deliveredIDs.count == 5 }
         #expect(log.duplicates == 0)
         // Files go once the answer is in, a moment after the service counted the events.
@@ -41,7 +43,7 @@ struct QueueTests {
         "an app killed while its request was out: the next run resends, and the service counts each event once"
     )
     func killedMidRequest() async throws {
-        let server = try ServerProcess(store: "memory:")
+        let server = try await startServer(store: "memory:")
         defer { server.stop() }
         let folder = try TemporaryDirectory()
         let configuration = Reporter.Configuration.testing(port: server.port, folder: folder, reader: "r")
@@ -64,7 +66,7 @@ struct QueueTests {
         let log = ReportLog(second)
         try await eventually("the second run's delivery") { log.deliveredIDs.count == 7 }
         #expect(log.duplicates == 7)
-        #expect(try server.eventCount("/killed") == 7)
+        #expect(try await server.eventCount("/killed") == 7)
         #expect(await second.queuedEvents == 0)
         #expect(try queueFiles(folder).isEmpty)
 
@@ -77,7 +79,7 @@ struct QueueTests {
 
     @Test("the queue has a bound: the oldest events go first, and are reported")
     func bound() async throws {
-        let port = try FaultTests.vacantPort()
+        let port = try await FaultTests.vacantPort()
         let folder = try TemporaryDirectory()
         var configuration = Reporter.Configuration.testing(port: port, folder: folder, reader: "r")
         configuration.maximumQueuedEvents = 5
@@ -88,18 +90,18 @@ struct QueueTests {
         #expect(try queueFiles(folder).count == 5)
         try await eventually("three drops reported") { log.dropped(.queueFull).count == 3 }
 
-        let server = try ServerProcess(store: "memory:", arguments: ["--port", String(port)])
+        let server = try await startServer(store: "memory:", arguments: ["--port", String(port)])
         defer { server.stop() }
         #expect(await reporter.flush() == 0)
-        for article in 0..<3 { #expect(try server.stats("/bound/\(article)") == nil) }
-        for article in 3..<8 { #expect(try server.eventCount("/bound/\(article)") == 1) }
+        for article in 0..<3 { #expect(try await server.stats("/bound/\(article)") == nil) }
+        for article in 3..<8 { #expect(try await server.eventCount("/bound/\(article)") == 1) }
         try await eventually("the delivery reports") { log.deliveredIDs.count == 5 }
         #expect(Set(log.deliveredIDs).isDisjoint(with: log.dropped(.queueFull)))
     }
 
     @Test("events older than the service's id window are dropped, not risked twice")
     func tooOld() async throws {
-        let server = try ServerProcess(store: "memory:")
+        let server = try await startServer(store: "memory:")
         defer { server.stop() }
         // The first events happen 23.5 hours ago by this clock; then it comes to the present.
         let clock = TestClock(start: Date().addingTimeInterval(-23.5 * 3600))
@@ -112,13 +114,13 @@ struct QueueTests {
         try await reporter.record(page(y: 0), article: "/new")
         #expect(await reporter.flush() == 0)
         try await eventually("the drop reported") { log.dropped(.tooOld).count == 3 }
-        for article in 0..<3 { #expect(try server.stats("/old/\(article)") == nil) }
-        #expect(try server.eventCount("/new") == 1)
+        for article in 0..<3 { #expect(try await server.stats("/old/\(article)") == nil) }
+        #expect(try await server.eventCount("/new") == 1)
     }
 
     @Test("an entry that cannot be read back is dropped and reported; the others are delivered")
     func unreadable() async throws {
-        let server = try ServerProcess(store: "memory:")
+        let server = try await startServer(store: "memory:")
         defer { server.stop() }
         let folder = try TemporaryDirectory()
         let configuration = Reporter.Configuration.testing(port: server.port, folder: folder, reader: "r")
@@ -130,7 +132,7 @@ struct QueueTests {
 
         let second = Reporter(configuration: configuration, clock: TestClock())
         let log = ReportLog(second)
-        try await eventually("the readable event delivered") { try server.eventCount("/readable") == 1 }
+        try await eventually("the readable event delivered") { try await server.eventCount("/readable") == 1 }
         try await eventually("the drop reported") { log.dropped(.unreadable) == ["00000000000000000007"] }
         try await eventually("an empty queue") { await second.queuedEvents == 0 }
         #expect(try queueFiles(folder).isEmpty)
@@ -138,7 +140,7 @@ struct QueueTests {
 
     @Test("a full disk: events that cannot be written are reported, and still delivered while the app runs")
     func diskFull() async throws {
-        let server = try ServerProcess(store: "memory:")
+        let server = try await startServer(store: "memory:")
         defer { server.stop() }
         let storage = WatchedStorage(
             DirectoryStorage(directory: try TemporaryDirectory().url), failingWrites: true)
@@ -149,7 +151,7 @@ struct QueueTests {
         try await reporter.record(page(y: 0), article: "/full")
         try await reporter.record(page(y: 500), article: "/full")
         #expect(await reporter.flush() == 0)
-        #expect(try server.eventCount("/full") == 2)
+        #expect(try await server.eventCount("/full") == 2)
         try await eventually("the reports") { log.deliveredIDs.count == 2 }
         let unsaved = log.all.compactMap { report -> String? in
             guard case .notSaved(let id, let message) = report else { return nil }
@@ -164,7 +166,7 @@ struct QueueTests {
     )
     @MainActor
     func offTheMainActor() async throws {
-        let server = try ServerProcess(store: "memory:")
+        let server = try await startServer(store: "memory:")
         defer { server.stop() }
         let storage = WatchedStorage(DirectoryStorage(directory: try TemporaryDirectory().url))
         let reporter = Reporter(
@@ -179,7 +181,7 @@ struct QueueTests {
             storage.counts == (loads: 1, writes: 4, removals: 1)
         }
         #expect(done, "\(storage.counts)")
-        #expect(try server.eventCount("/main") == 4)
+        #expect(try await server.eventCount("/main") == 4)
     }
 }
 

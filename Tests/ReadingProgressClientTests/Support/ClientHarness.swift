@@ -8,9 +8,8 @@ import Synchronization
 #endif
 
 /// Polls `condition` until it holds, failing after `timeout`: tests wait for what they expect,
-/// never for a sleep to be long enough. The deadline is generous because the reporter's tasks
-/// share the cooperative pool (as wide as the machine's cores) with the rest of the suite,
-/// whose synchronous tests can occupy it for tens of seconds when everything runs at once.
+/// never for a sleep to be long enough. The deadline is generous: on a loaded machine the
+/// reporter's tasks wait their turn in a cooperative pool as wide as its cores.
 func eventually(
     _ what: String, timeout: Duration = .seconds(120), _ condition: () async throws -> Bool
 ) async throws {
@@ -19,6 +18,20 @@ func eventually(
         guard ContinuousClock.now < deadline else { throw TestFailure("timed out waiting for \(what)") }
         try await Task.sleep(for: .milliseconds(20))
     }
+}
+
+/// Runs blocking `work` (a process start, a socket read) on a thread of its own: the cooperative
+/// pool, as wide as the machine's cores, is where the reporters under test do their work, and a
+/// test that blocked it would starve them.
+func onItsOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
+    }
+}
+
+/// Starts the real service (see `ServerProcess`) without blocking the cooperative pool.
+func startServer(store: String = "memory:", arguments: [String] = []) async throws -> ServerProcess {
+    try await onItsOwnThread { try ServerProcess(store: store, arguments: arguments) }
 }
 
 extension Reporter.Configuration {
@@ -44,20 +57,25 @@ extension Reporter.Configuration {
 struct Rig {
     let server: ServerProcess
     let folder: TemporaryDirectory
-    let transport = WatchingTransport()
-    let clock = TestClock()
+    let transport: WatchingTransport
+    let clock: TestClock
     let reporter: Reporter
     let log: ReportLog
 
     /// Starts the service with `serverArguments`; `configure` adjusts the test configuration.
-    init(serverArguments: [String] = [], configure: (inout Reporter.Configuration) -> Void = { _ in }) throws
-    {
-        server = try ServerProcess(store: "memory:", arguments: serverArguments)
-        folder = try TemporaryDirectory()
+    static func start(
+        serverArguments: [String] = [], configure: (inout Reporter.Configuration) -> Void = { _ in }
+    ) async throws -> Rig {
+        let server = try await startServer(arguments: serverArguments)
+        let folder = try TemporaryDirectory()
         var configuration = Reporter.Configuration.testing(port: server.port, folder: folder, reader: "r")
         configure(&configuration)
-        reporter = Reporter(configuration: configuration, transport: transport, clock: clock)
-        log = ReportLog(reporter)
+        let transport = WatchingTransport()
+        let clock = TestClock()
+        let reporter = Reporter(configuration: configuration, transport: transport, clock: clock)
+        return Rig(
+            server: server, folder: folder, transport: transport, clock: clock, reporter: reporter,
+            log: ReportLog(reporter))
     }
 }
 
@@ -181,16 +199,16 @@ func page(y: Double) -> ScrollSnapshot {
 
 /// The parts of `GET /v1/articles/{article}/stats` the tests read, through `JSONDecoder`
 /// (whose numbers round-trip, as `JSONSerialization`'s on Linux do not).
-struct Statistics: Decodable {
-    struct Completion: Decodable {
+struct Statistics: Decodable, Sendable {
+    struct Completion: Decodable, Sendable {
         var completed: Int
         var rate: Double
     }
-    struct Depth: Decodable {
+    struct Depth: Decodable, Sendable {
         var mean: Double
         var median: Double
     }
-    struct Engaged: Decodable {
+    struct Engaged: Decodable, Sendable {
         var total: Double
     }
     var readers: Int
@@ -203,15 +221,37 @@ struct Statistics: Decodable {
 
 extension ServerProcess {
     /// The statistics of `article`, nil for an article the service never had an event for.
-    func stats(_ article: String) throws -> Statistics? {
-        let response = try client().get("/v1/articles/\(Scenario.segment(article))/stats")
-        if response.status == 404 { return nil }
-        guard response.status == 200 else { throw TestFailure("stats: \(response.status) \(response.text)") }
-        return try JSONDecoder().decode(Statistics.self, from: Data(response.body))
+    func stats(_ article: String) async throws -> Statistics? {
+        try await onItsOwnThread {
+            let response = try self.client().get("/v1/articles/\(Scenario.segment(article))/stats")
+            if response.status == 404 { return nil }
+            guard response.status == 200 else {
+                throw TestFailure("stats: \(response.status) \(response.text)")
+            }
+            return try JSONDecoder().decode(Statistics.self, from: Data(response.body))
+        }
     }
 
     /// The `events` count of `article`'s statistics, 0 when it has none.
-    func eventCount(_ article: String) throws -> Int {
-        try stats(article)?.events ?? 0
+    func eventCount(_ article: String) async throws -> Int {
+        try await stats(article)?.events ?? 0
+    }
+
+    /// The `events` count of every article, from one read of `GET /v1/articles` made from
+    /// `sourceAddress` (another client, as far as a rate limit is concerned).
+    func eventCounts(from sourceAddress: String? = nil) async throws -> [String: Int] {
+        try await onItsOwnThread {
+            let listing = try Connection(port: self.port, sourceAddress: sourceAddress).exchange(
+                method: "GET", target: "/v1/articles?sort=article&limit=1000", headers: [], body: [])
+            guard listing.status == 200, let articles = try listing.json["articles"] as? [[String: Any]]
+            else {
+                throw TestFailure("listing: \(listing.status) \(listing.text)")
+            }
+            var counts: [String: Int] = [:]
+            for entry in articles {
+                if let article = entry["article"] as? String { counts[article] = entry["events"] as? Int }
+            }
+            return counts
+        }
     }
 }
