@@ -12,6 +12,8 @@ let package = Package(
     products: [
         .executable(name: "reading-progress", targets: ["reading-progress"]),
         .library(name: "ProgressCore", targets: ["ProgressCore"]),
+        .library(name: "ReadingProgressClient", targets: ["ReadingProgressClient"]),
+        .library(name: "ReadingProgressUI", targets: ["ReadingProgressUI"]),
     ],
     targets: [
         .systemLibrary(
@@ -26,6 +28,11 @@ let package = Package(
         .systemLibrary(name: "CPrefetch"),
 
         .target(name: "ProgressCore", swiftSettings: strict),
+        // The iOS client: delivery in Foundation alone (tested on Linux), SwiftUI views on top.
+        .target(name: "ReadingProgressClient", dependencies: ["ProgressCore"], swiftSettings: strict),
+        .target(
+            name: "ReadingProgressUI", dependencies: ["ReadingProgressClient", "ProgressCore"],
+            swiftSettings: strict),
         .target(name: "ProgressStore", swiftSettings: strict),
         .target(
             name: "EmbeddedStore", dependencies: ["ProgressStore", "CSQLite", "CPrefetch"],
@@ -65,6 +72,9 @@ let package = Package(
             dependencies: ["ProgressService", "ProgressStore", "EmbeddedStore", "HTTPServer", "ProgressCore"],
             swiftSettings: strict),
         .testTarget(name: "EndToEndTests", swiftSettings: strict),
+        .testTarget(
+            name: "ReadingProgressClientTests", dependencies: ["ReadingProgressClient", "ProgressCore"],
+            swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )
