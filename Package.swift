@@ -23,6 +23,9 @@ let package = Package(
             name: "CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(
+            name: "CLibPQ", pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CLibFuzzer"),
         // __builtin_prefetch, for the index's hash tables.
         .systemLibrary(name: "CPrefetch"),
@@ -37,6 +40,7 @@ let package = Package(
         .target(
             name: "EmbeddedStore", dependencies: ["ProgressStore", "CSQLite", "CPrefetch"],
             swiftSettings: strict),
+        .target(name: "PostgresStore", dependencies: ["ProgressStore", "CLibPQ"], swiftSettings: strict),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], swiftSettings: strict),
         .target(
             name: "ProgressService",
@@ -46,7 +50,7 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(
             name: "reading-progress",
-            dependencies: ["ProgressService", "ProgressStore", "EmbeddedStore", "HTTPServer"],
+            dependencies: ["ProgressService", "ProgressStore", "EmbeddedStore", "PostgresStore", "HTTPServer"],
             swiftSettings: strict),
         .executableTarget(
             name: "bench-ceiling", dependencies: ["CMicroHTTPD", "HTTPServer"], swiftSettings: strict),
@@ -64,7 +68,7 @@ let package = Package(
         .testTarget(
             name: "EmbeddedStoreTests", dependencies: ["EmbeddedStore", "ProgressStore"], swiftSettings: strict),
         .testTarget(
-            name: "StoreConformanceTests", dependencies: ["EmbeddedStore", "ProgressStore"],
+            name: "StoreConformanceTests", dependencies: ["EmbeddedStore", "PostgresStore", "ProgressStore"],
             swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
         .testTarget(

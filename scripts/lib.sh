@@ -65,3 +65,35 @@ ensure_browser_tests() {
     venv_with "$venv" "selenium==$SELENIUM_VERSION"
     echo "$python"
 }
+
+# start_postgres FOLDER — starts a throwaway PostgreSQL (Debian's postgresql, run as the
+# postgres user, which PostgreSQL requires of a root caller) with its data in FOLDER on a free
+# port of 127.0.0.1, and sets POSTGRES_URI to its postgres database; stop_postgres FOLDER stops it.
+start_postgres() {
+    local folder=$1
+    ensure_packages postgresql libpq-dev
+    local bin
+    bin="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)"
+    local port
+    port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+    mkdir -p "$folder"
+    local run=()
+    if [ "$(id -u)" -eq 0 ]; then
+        chown postgres "$folder"
+        run=(runuser -u postgres --)
+    fi
+    "${run[@]}" "$bin/initdb" -D "$folder/data" -A trust -U postgres --no-sync >"$folder/initdb.log" 2>&1
+    "${run[@]}" "$bin/pg_ctl" -D "$folder/data" -l "$folder/server.log" -w -t 60 \
+        -o "-p $port -k $folder -c listen_addresses=127.0.0.1 -c max_connections=200" start >/dev/null
+    POSTGRES_URI="postgresql://postgres@127.0.0.1:$port/postgres"
+    POSTGRES_BIN=$bin
+    export POSTGRES_URI POSTGRES_BIN
+}
+
+stop_postgres() {
+    local folder=$1
+    [ -d "$folder/data" ] || return 0
+    local run=()
+    [ "$(id -u)" -eq 0 ] && run=(runuser -u postgres --)
+    "${run[@]}" "$POSTGRES_BIN/pg_ctl" -D "$folder/data" -m fast -w stop >/dev/null 2>&1 || true
+}

@@ -1,5 +1,6 @@
 import Dispatch
 import EmbeddedStore
+import PostgresStore
 import Foundation
 import HTTPServer
 import ProgressService
@@ -89,7 +90,7 @@ private func openStore(_ url: String, fsyncCommits: Bool) throws -> any Progress
         let options = EmbeddedStore.Options(fsyncEachCommit: fsyncCommits)
         return try EmbeddedStore(path: String(url.dropFirst("sqlite:".count)), options: options)
     }
-    throw StoreError.configuration("the PostgreSQL store is not available in this build")
+    return try PostgresStore(uri: url)
 }
 
 /// The store URL without a password, for logs.
