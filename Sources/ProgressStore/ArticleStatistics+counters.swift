@@ -17,7 +17,8 @@ extension ArticleStatistics {
         return ArticleStatistics(
             readers: readers, unscrollableReaders: unscrollable, counted: counted, events: events,
             completed: completed, rate: counted > 0 ? Double(completed) / Double(counted) : 0,
-            depthMean: depthSum.mean(over: counted), p25: quantiles[0], median: quantiles[1], p75: quantiles[2],
+            depthMean: depthSum.mean(over: counted), p25: quantiles[0], median: quantiles[1],
+            p75: quantiles[2],
             reach: reach, engagedSecondsTotal: engagedSeconds,
             engagedMeanPerReader: readers > 0 ? engagedSeconds / Double(readers) : 0, firstMs: firstMs,
             lastMs: lastMs)

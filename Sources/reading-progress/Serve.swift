@@ -1,8 +1,8 @@
 import Dispatch
 import EmbeddedStore
-import PostgresStore
 import Foundation
 import HTTPServer
+import PostgresStore
 import ProgressService
 import ProgressStore
 
