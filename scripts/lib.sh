@@ -16,7 +16,7 @@ ensure_packages() {
 }
 
 # The packages every build needs.
-BUILD_PACKAGES=(libmicrohttpd-dev libsqlite3-dev zlib1g-dev pkg-config)
+BUILD_PACKAGES=(libmicrohttpd-dev libsqlite3-dev zlib1g-dev libpq-dev pkg-config)
 
 # The schemathesis release that scripts/test runs. Its CLI and config changed between 3.x and 4.x;
 # scripts/conformance/ is written for 4.x.
