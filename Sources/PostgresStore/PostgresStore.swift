@@ -68,8 +68,7 @@ public final class PostgresStore: ProgressStore {
             let connection = try PGConnection(uri: uri)
             start("postgres committer \(index)") { [self] in commitLoop(connection) }
         }
-        let listener = try PGConnection(uri: uri, onConnect: ["LISTEN rp_log"])
-        start("postgres folder") { [self] in foldLoop(listener) }
+        start("postgres folder") { [self] in foldLoop() }
     }
 
     deinit {
@@ -120,13 +119,15 @@ public final class PostgresStore: ProgressStore {
         connection.close()
     }
 
-    /// Commits `group` in one transaction; each append's counts.
+    /// Commits `group` — in one transaction when ids must be claimed first, else in one
+    /// statement — and returns each append's counts.
     private func commit(_ group: [CommitQueue.Append], on connection: PGConnection) throws(StoreError)
         -> [AppendResult]
     {
         let now = options.clock()
-        return try connection.transaction { () throws(StoreError) -> [AppendResult] in
-            let fresh = try freshIDs(in: group, at: now, on: connection)
+        let hasIDs = group.contains { $0.events.contains { $0.eventID != nil } }
+        func write() throws(StoreError) -> [AppendResult] {
+            let fresh = hasIDs ? try freshIDs(in: group, at: now, on: connection) : []
             var results: [AppendResult] = []
             var counted: [EventRecord] = []
             var seen: Set<Folding.IDKey> = []
@@ -150,12 +151,13 @@ public final class PostgresStore: ProgressStore {
                     throw StoreError.configuration("an article, reader or id is longer than the log takes")
                 }
                 try connection.execute(
-                    "INSERT INTO rp_log (committed_ms, payload) VALUES ($1, $2)",
-                    [.int(now), .bytes(payload)])
-                try connection.execute("SELECT pg_notify('rp_log', '')")
+                    "INSERT INTO rp_log (committed_ms, payload) VALUES ($1, $2)", [.int(now), .bytes(payload)])
             }
             return results
         }
+        // A statement outside a transaction commits on its own (synchronously: durable once it
+        // returns), a round trip instead of three.
+        return hasIDs ? try connection.transaction(write) : try write()
     }
 
     /// The ids of `group` to count: new ones, and those last seen longer ago than the window;
@@ -194,14 +196,13 @@ public final class PostgresStore: ProgressStore {
 
     // MARK: - Folding and upkeep
 
-    private func foldLoop(_ listener: PGConnection) {
+    /// Folds what the log holds every 50 ms (a read folds what is left before it answers), and
+    /// runs the upkeep hourly. Commits send no notification: `NOTIFY` takes a lock every commit
+    /// of the database waits for.
+    private func foldLoop() {
         var lastUpkeep = options.clock()
         while !isClosed {
-            if (try? listener.connect()) == nil {
-                Thread.sleep(forTimeInterval: 0.2)
-                continue
-            }
-            _ = listener.waitForNotification(seconds: 0.2)
+            Thread.sleep(forTimeInterval: 0.05)
             if isClosed { break }
             _ = try? pool.withConnection { (connection) throws(StoreError) in
                 try foldWhatIsThere(connection, wait: false)
@@ -211,7 +212,6 @@ public final class PostgresStore: ProgressStore {
                 try? upkeep()
             }
         }
-        listener.close()
     }
 
     /// Folds the log while it holds rows, a batch a transaction; with `wait` false, gives up at

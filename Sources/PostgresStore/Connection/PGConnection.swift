@@ -15,6 +15,8 @@ final class PGConnection: @unchecked Sendable {
     private var backoff: TimeInterval = 0.1
     /// Statements to run after every connect (`LISTEN`, session settings).
     private let onConnect: [String]
+    /// The statements prepared on this connection, by their text: parsed and planned once.
+    private var prepared: [String: String] = [:]
 
     /// A connection to `uri`, made at the first call (or now, with `connectNow`).
     init(uri: String, onConnect: [String] = [], connectNow: Bool = false) throws(StoreError) {
@@ -33,6 +35,7 @@ final class PGConnection: @unchecked Sendable {
     func close() {
         if let handle { PQfinish(handle) }
         handle = nil
+        prepared = [:]
     }
 
     /// Connects if not connected; throws at once while the backoff after a failure lasts.
@@ -63,9 +66,9 @@ final class PGConnection: @unchecked Sendable {
         -> PGResult
     {
         try connect()
+        let name = try preparedName(of: sql, parameterCount: parameters.count)
         let result = PGValue.withCParameters(parameters) { values, lengths, formats in
-            PQexecParams(
-                handle, sql, Int32(parameters.count), nil, values, lengths, formats, binaryResult ? 1 : 0)
+            PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, binaryResult ? 1 : 0)
         }
         guard let result else { throw brokenConnection("no result") }
         let status = PQresultStatus(result)
@@ -77,6 +80,24 @@ final class PGConnection: @unchecked Sendable {
             throw StoreError.postgres(sqlState: sqlState, message)
         }
         return PGResult(result, binary: binaryResult)
+    }
+
+    /// The name `sql` is prepared under on this connection, preparing it the first time.
+    private func preparedName(of sql: String, parameterCount: Int) throws(StoreError) -> String {
+        if let name = prepared[sql] { return name }
+        let name = "s\(prepared.count)"
+        guard let result = PQprepare(handle, name, sql, Int32(parameterCount), nil) else {
+            throw brokenConnection("no result")
+        }
+        defer { PQclear(result) }
+        guard PQresultStatus(result) == PGRES_COMMAND_OK else {
+            let sqlState = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+            let message = Self.trimmed(String(cString: PQresultErrorMessage(result)))
+            if PQstatus(handle) != CONNECTION_OK { throw brokenConnection(message) }
+            throw StoreError.postgres(sqlState: sqlState, message)
+        }
+        prepared[sql] = name
+        return name
     }
 
     /// Runs `sql`, which may hold several statements, without parameters.
