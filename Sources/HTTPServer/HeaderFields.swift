@@ -101,6 +101,37 @@ struct HeaderFields: Sendable {
         }
     }
 
+    /// The values of every field called `name`, in the order received (a list-valued field such
+    /// as `X-Forwarded-For` may come in several).
+    func values(named name: String) -> [String] {
+        var values: [String] = []
+        var offset = 0
+        let wanted = Array(name.utf8)
+        storage.withUnsafeBytes { bytes in
+            while offset + 8 <= bytes.count {
+                let nameLength = Int(
+                    UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+                let valueLength = Int(
+                    UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)))
+                let nameStart = offset + 8
+                let valueStart = nameStart + nameLength
+                offset = valueStart + valueLength
+                let matches = wanted.withUnsafeBufferPointer { wanted in
+                    nameLength == wanted.count
+                        && equalsIgnoringASCIICase(
+                            UnsafeRawBufferPointer(rebasing: bytes[nameStart..<valueStart]), wanted)
+                }
+                if matches {
+                    values.append(
+                        String(
+                            decoding: UnsafeRawBufferPointer(rebasing: bytes[valueStart..<offset]),
+                            as: UTF8.self))
+                }
+            }
+        }
+        return values
+    }
+
     /// The `Content-Length`, when it is a decimal number that fits a `UInt64`.
     ///
     /// libmicrohttpd has already refused one that is not; parsing it as `Int` would miss those
