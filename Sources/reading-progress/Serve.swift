@@ -10,9 +10,11 @@ import ProgressStore
 func serve(_ options: Options) -> Int32 {
     tuneAllocator()
     let log = RequestLog(enabled: options.logRequests)
+    let offsetMs = options.clockOffsetSeconds * 1000
+    let clock: @Sendable () -> Int64 = { wallClockMs() + offsetMs }
     let store: any ProgressStore
     do {
-        store = try openStore(options.store, fsyncCommits: options.fsyncCommits)
+        store = try openStore(options.store, fsyncCommits: options.fsyncCommits, clock: clock)
     } catch {
         log.lifecycle("cannot open store \(options.store): \(error)")
         return 1
@@ -21,8 +23,9 @@ func serve(_ options: Options) -> Int32 {
         configuration: ServiceConfiguration(
             apiToken: options.apiToken, completionThreshold: options.completionThreshold,
             maxBodyBytes: options.maxBodyBytes, allowedOrigins: options.allowedOrigins,
-            rateLimit: options.rateLimit > 0 ? options.rateLimit : nil),
-        store: store, metrics: Metrics(), log: log)
+            rateLimit: options.rateLimit > 0 ? options.rateLimit : nil,
+            trustedProxies: options.trustedProxies, retentionDays: options.retentionDays),
+        store: store, metrics: Metrics(), log: log, clock: clock)
     let server = HTTPServer(
         configuration: HTTPServerConfiguration(
             host: options.host, port: options.port, threads: options.threads,
@@ -56,6 +59,11 @@ func serve(_ options: Options) -> Int32 {
     {
         log.lifecycle(caveat)
     }
+    if options.clockOffsetSeconds != 0 {
+        log.lifecycle(
+            "warning: the clock is shifted by \(options.clockOffsetSeconds) s (--clock-offset-seconds), a testing aid"
+        )
+    }
     // The one line on standard output, written in one call so that nothing buffers it.
     let line = Array("listening on http://\(shownHost):\(port)\n".utf8)
     _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
@@ -70,10 +78,13 @@ func serve(_ options: Options) -> Int32 {
     return 0
 }
 
-private func openStore(_ url: String, fsyncCommits: Bool) throws -> any ProgressStore {
-    if url == "memory:" { return try EmbeddedStore(path: ":memory:") }
+private func openStore(_ url: String, fsyncCommits: Bool, clock: @escaping @Sendable () -> Int64) throws
+    -> any ProgressStore
+{
+    // The service's clock: salts, event ids and retention age by the same days as the service's.
+    let options = EmbeddedStore.Options(fsyncEachCommit: fsyncCommits, clock: clock)
+    if url == "memory:" { return try EmbeddedStore(path: ":memory:", options: options) }
     if url.hasPrefix("sqlite:") {
-        let options = EmbeddedStore.Options(fsyncEachCommit: fsyncCommits)
         return try EmbeddedStore(path: String(url.dropFirst("sqlite:".count)), options: options)
     }
     throw StoreError.configuration("the PostgreSQL store is not available in this build")
