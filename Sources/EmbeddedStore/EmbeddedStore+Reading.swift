@@ -59,11 +59,13 @@ extension EmbeddedStore {
             })
     }
 
-    /// See ``ProgressStore/erase(_:completion:)``.
+    /// See ``ProgressStore/erase(_:completion:)``: an entry in the event journal, then out of the
+    /// index — articles of many readers are folded anew without the erased records, which holds
+    /// appends up meanwhile — and out of the saved files with the next checkpoint.
     public func erase(
         _ erasure: Erasure, completion: @escaping @Sendable (Result<ErasureCount, StoreError>) -> Void
     ) {
-        completion(.failure(.configuration("erasure is not built yet")))
+        writer.erase(erasure, completion: completion)
     }
 
     /// See ``ProgressStore/report(completion:)``.
@@ -98,18 +100,30 @@ extension EmbeddedStore {
 
 extension EmbeddedStore {
     /// Applies the journal entries after the last checkpoint, in order, as they were
-    /// acknowledged; returns their ids with when each was acknowledged, in that order.
-    static func replay(_ journal: EventJournal, after foldedSeq: Int64, into index: MemoryIndex)
-        throws(StoreError) -> [(key: ExactKey, seenMs: Int64)]
-    {
+    /// acknowledged: events fold into the index, erasures take out what they name (from the
+    /// index, from the ids replayed before them and from `recentIDs`, the saved ones). Returns
+    /// the ids replayed, with when each was acknowledged, in that order, and the erasures.
+    static func replay(
+        _ journal: EventJournal, after foldedSeq: Int64, into index: MemoryIndex,
+        recentIDs: inout [ExactKey: Int64]
+    ) throws(StoreError) -> (ids: [(key: ExactKey, seenMs: Int64)], erasures: [Erasure]) {
         var ids: [(key: ExactKey, seenMs: Int64)] = []
+        var erasures: [Erasure] = []
         try journal.entries(after: foldedSeq) { entry throws(StoreError) in
-            let events = try EventLogCodec.decode(entry.payload)
-            for key in events.lazy.compactMap(\.deduplicationKey) {
-                ids.append((ExactKey(key), entry.committedMs))
+            switch try EventLogCodec.decodeEntry(entry.payload) {
+            case .events(let events):
+                for key in events.lazy.compactMap(\.deduplicationKey) {
+                    ids.append((ExactKey(key), entry.committedMs))
+                }
+                index.apply(events)
+            case .erasure(let erasure):
+                _ = index.erase(erasure)
+                func covered(_ key: ExactKey) -> Bool { withUTF8(of: key.string) { erasure.covers(key: $0) } }
+                ids.removeAll { covered($0.key) }
+                recentIDs = recentIDs.filter { !covered($0.key) }
+                erasures.append(erasure)
             }
-            index.apply(events)
         }
-        return ids
+        return (ids, erasures)
     }
 }

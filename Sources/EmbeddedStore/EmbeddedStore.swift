@@ -95,16 +95,30 @@ public final class EmbeddedStore: ProgressStore {
         }
         // The ids the journal adds are in no checkpoint yet: the next one saves them (the writer
         // hands it only the ids that come after).
-        let replayed = try Self.replay(journal, after: checkpointer.foldedSeq, into: index)
+        let (replayed, erasures) = try Self.replay(
+            journal, after: checkpointer.foldedSeq, into: index, recentIDs: &recentIDs)
         for (key, seenMs) in replayed { recentIDs[key] = seenMs }
-        checkpointer.saveWithNext(replayed)
-
+        checkpointer.saveWithNext(replayed, erasures: erasures)
         self.journal = journal
         self.checkpointer = checkpointer
         let writer = StoreWriter(
             journal: journal, options: options, writable: writable, index: index, recentIDs: recentIDs)
         self.writer = writer
-        checkpointer.start(journal: journal) { saved in writer.capture(changedSince: saved) }
+        // Days before the retention window leave at start-up: from memory here, from the files
+        // with a checkpoint right away — as what replayed erasures took does.
+        let expired = options.firstKeptDay(atMs: options.clock()).map { writer.dropDays(before: $0) } ?? 0
+        if expired > 0 || !erasures.isEmpty,
+            (try? checkpointer.checkpoint(writer.capture(changedSince: checkpointer.savedVersions))) != nil
+        {
+            journal.removeSegments(foldedThrough: checkpointer.foldedSeq)
+        }
+        checkpointer.start(
+            journal: journal, capture: { saved in writer.capture(changedSince: saved) },
+            upkeep: { [salts, options] in
+                let now = options.clock()
+                try? salts.prune(today: Self.day(ofMs: now))
+                return options.firstKeptDay(atMs: now).map { writer.dropDays(before: $0) > 0 } ?? false
+            })
     }
 
     deinit {

@@ -28,6 +28,11 @@ final class StoreWriter: @unchecked Sendable {
     private var recentStart = 0
     /// The keys of the ids acknowledged since the last checkpoint capture, which saves them.
     private var uncapturedIDs = IDKeyList()
+    /// The erasures of the id window, with when: an id acknowledged before one of them, for a
+    /// pair it took, counts again when it comes back.
+    private var erasures: [(erasure: Erasure, atMs: Int64)] = []
+    /// The erasures since the last capture, whose ids the checkpoint takes out of the saved ones.
+    private var uncapturedErasures: [Erasure] = []
     private var lastPruneMs: Int64
     /// The ids the current append has claimed, with the time each replaced (if any), so that a
     /// failed write can give them back.
@@ -125,9 +130,68 @@ final class StoreWriter: @unchecked Sendable {
             try? journal.rotate()
             let newIDs = uncapturedIDs
             uncapturedIDs = IDKeyList()
+            let erased = uncapturedErasures
+            uncapturedErasures = []
             return CheckpointCapture(
                 seq: journal.upcomingSeq - 1, articles: index.captureArticles(changedSince: saved),
-                newIDs: newIDs)
+                newIDs: newIDs, erasures: erased, erasedArticles: index.takeErasedArticles())
+        }
+    }
+
+    /// Takes what `erasure` names out of every statistic: an entry in the journal first (so that
+    /// a restart replays it in its place, after the events it erases), then out of the index and
+    /// out of the ids waiting for a checkpoint; `completion` runs once it is durable.
+    func erase(_ erasure: Erasure, completion: @escaping @Sendable (Result<ErasureCount, StoreError>) -> Void)
+    {
+        let outcome = lock.withLock { () -> Result<ErasureCount, StoreError>? in
+            guard !isClosed else { return .failure(.closed) }
+            let now = options.clock()
+            guard let payload = EventLogCodec.encode(erasure) else {
+                return .failure(.posix(EINVAL, "the id to erase is longer than the journal takes"))
+            }
+            let count: ErasureCount
+            do throws(StoreError) {
+                try checkRoom()
+                _ = try journal.append(payload: payload, committedMs: now)
+                count = index.erase(erasure)
+            } catch {
+                if error.posixCode == ENOSPC || error.posixCode == EDQUOT { waitingForRoom = true }
+                writable.set(false)
+                return .failure(error)
+            }
+            writable.ensure(true)
+            forget(erasure, at: now)
+            guard let syncer else { return .success(count) }
+            let queued = syncer.enqueue(SyncRequest { synced in completion(synced.map { count }) })
+            precondition(queued, "the sync queue closed while the writer was open")
+            return nil
+        }
+        if let outcome { completion(outcome) }
+    }
+
+    /// What start-up replays of an erasure besides the index: the ids it took. Callers are
+    /// start-up, before any append.
+    func replayed(_ erasure: Erasure, at ms: Int64) {
+        lock.withLock { forget(erasure, at: ms) }
+    }
+
+    /// Drops every record of a UTC day before `day` (retention); returns how many.
+    func dropDays(before day: Int32) -> Int {
+        lock.withLock { index.dropDays(before: day) }
+    }
+
+    /// Forgets the ids `erasure` took: those waiting for a capture, and (for the next ones)
+    /// those remembered. Callers hold `lock`.
+    private func forget(_ erasure: Erasure, at ms: Int64) {
+        uncapturedIDs = uncapturedIDs.filter { !erasure.covers(key: $0) }
+        erasures.append((erasure, ms))
+        uncapturedErasures.append(erasure)
+    }
+
+    /// Whether `event`'s pair was erased after its id was seen at `seenMs`. Callers hold `lock`.
+    private func erased(_ event: EventRecord, after seenMs: Int64) -> Bool {
+        erasures.contains {
+            $0.atMs >= seenMs && $0.erasure.covers(article: event.article, reader: event.reader)
         }
     }
 
@@ -155,7 +219,11 @@ final class StoreWriter: @unchecked Sendable {
                 let isRepeat = event.withDeduplicationKey { key -> Bool in
                     let digest = IDDigest(of: key)
                     // A repeat within this append finds the claim of its first.
-                    if let seen = recentIDs[digest], seen > now - options.idRetentionMs { return true }
+                    if let seen = recentIDs[digest], seen > now - options.idRetentionMs,
+                        erasures.isEmpty || !erased(event, after: seen)
+                    {
+                        return true
+                    }
                     let replaced = recentIDs.updateValue(now, for: digest)
                     claimed.append((digest, replaced))
                     uncapturedIDs.append(key, seenMs: now)
@@ -234,6 +302,7 @@ final class StoreWriter: @unchecked Sendable {
             recentStart += 1
         }
         recentIDs.shrinkIfSparse()
+        erasures.removeAll { $0.atMs <= horizon }
         if recentStart > 4096 && recentStart * 2 > recentOrder.count {
             recentOrder.removeFirst(recentStart)
             recentStart = 0

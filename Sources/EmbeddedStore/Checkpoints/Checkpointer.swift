@@ -35,10 +35,18 @@ final class Checkpointer: @unchecked Sendable {
     private var parted: Set<ExactKey> = []
     /// Ids captured for checkpoints that failed, to save with the next.
     private var pendingIDs = IDKeyList()
+    /// Erasures and erased articles captured for checkpoints that failed, for the next.
+    private var pendingErasures: [Erasure] = []
+    private var pendingErasedArticles: Set<ExactKey> = []
     private var lastCheckpointMs: Int64
 
     private var journal: EventJournal?
     private var capture: (@Sendable ([ExactKey: UInt64]) -> CheckpointCapture)?
+    /// Hourly upkeep (retention, salts); true when it changed what a checkpoint saves.
+    private var upkeep: (@Sendable () -> Bool)?
+    private var lastUpkeepMs: Int64 = 0
+    /// How often ``upkeep`` runs.
+    static let upkeepIntervalMs: Int64 = 3_600_000
     // `condition` guards `stopping`.
     private let condition = NSCondition()
     private var stopping = false
@@ -114,11 +122,16 @@ final class Checkpointer: @unchecked Sendable {
         checkpointLock.withLock { saved = index.versionsByArticle() }
     }
 
+    /// Starts the thread: checkpoints of what `capture` takes, and `upkeep` every hour (start-up
+    /// has just done its share).
     func start(
-        journal: EventJournal, capture: @escaping @Sendable ([ExactKey: UInt64]) -> CheckpointCapture
+        journal: EventJournal, capture: @escaping @Sendable ([ExactKey: UInt64]) -> CheckpointCapture,
+        upkeep: (@Sendable () -> Bool)? = nil
     ) {
         self.journal = journal
         self.capture = capture
+        self.upkeep = upkeep
+        lastUpkeepMs = options.clock()
         let thread = Thread { [self] in
             run()
             stopped.signal()
@@ -141,9 +154,16 @@ final class Checkpointer: @unchecked Sendable {
         state.close()
     }
 
-    /// Has the next checkpoint save `ids` too (ids start-up found in the journal, in no chunk yet).
-    func saveWithNext(_ ids: [(key: ExactKey, seenMs: Int64)]) {
-        checkpointLock.withLock { pendingIDs.append(contentsOf: IDKeyList(ids)) }
+    /// Each article's version as the last checkpoint saved it.
+    var savedVersions: [ExactKey: UInt64] { checkpointLock.withLock { saved } }
+
+    /// Has the next checkpoint save `ids` too (ids start-up found in the journal, in no chunk
+    /// yet), and take the ids `erasures` name (erasures start-up replayed) out of the chunks.
+    func saveWithNext(_ ids: [(key: ExactKey, seenMs: Int64)], erasures: [Erasure] = []) {
+        checkpointLock.withLock {
+            pendingIDs.append(contentsOf: IDKeyList(ids))
+            pendingErasures += erasures
+        }
     }
 
     /// Takes a checkpoint now if anything changed since the last one.
@@ -152,8 +172,12 @@ final class Checkpointer: @unchecked Sendable {
         checkpointLock.lock()
         defer { checkpointLock.unlock() }
         let taken = capture(saved)
-        guard taken.seq > foldedSeq || !taken.articles.isEmpty else {
+        guard
+            taken.seq > foldedSeq || !taken.articles.isEmpty || !taken.erasedArticles.isEmpty
+                || !pendingErasures.isEmpty || !pendingErasedArticles.isEmpty
+        else {
             pendingIDs.append(contentsOf: taken.newIDs)
+            pendingErasures += taken.erasures
             return
         }
         try save(taken)
@@ -169,14 +193,22 @@ final class Checkpointer: @unchecked Sendable {
     /// Callers hold `checkpointLock`.
     private func save(_ taken: CheckpointCapture) throws(StoreError) {
         let horizon = options.clock() - options.idRetentionMs
+        let erasures = pendingErasures + taken.erasures
+        let erasedArticles = pendingErasedArticles.union(taken.erasedArticles)
         var ids = pendingIDs
         ids.append(contentsOf: taken.newIDs)
         ids = ids.seen(after: horizon)
+        if !erasures.isEmpty { ids = ids.filter { key in !erasures.contains { $0.covers(key: key) } } }
         // The articles this save puts in parts.
         let partSize = Self.partSize(options.snapshotPartBytes)
         var split: Set<ExactKey> = []
         do throws(StoreError) {
             try state.transaction { () throws(StoreError) in
+                // First, so that an article erased and begun again is saved as it is now.
+                for name in erasedArticles where !taken.articles.contains(where: { $0.key == name }) {
+                    try Self.deleteSnapshot(name: name.string, in: state)
+                }
+                if !erasures.isEmpty { try Self.eraseIDs(of: erasures, in: state) }
                 // Encoded as written, a part at a time (10M readers encode to ~470 MB); encoding
                 // reads the captured snapshots, which nothing else touches.
                 for article in taken.articles {
@@ -197,12 +229,20 @@ final class Checkpointer: @unchecked Sendable {
             }
         } catch {
             pendingIDs = ids
+            pendingErasures = erasures
+            pendingErasedArticles = erasedArticles
             // A commit that reported failure may still have written parts: look for spare
             // ones when these articles are saved next.
             parted.formUnion(split)
             throw error
         }
         pendingIDs = IDKeyList()
+        pendingErasures = []
+        pendingErasedArticles = []
+        for name in erasedArticles {
+            saved[name] = nil
+            parted.remove(name)
+        }
         folded.withLock { $0 = max($0, taken.seq) }
         for article in taken.articles { saved[article.key] = article.version }
         for article in taken.articles { parted.remove(article.key) }
@@ -231,7 +271,12 @@ final class Checkpointer: @unchecked Sendable {
             let done = stopping
             condition.unlock()
             if done { return }
-            guard let journal, isDue(journal) else { continue }
+            var changed = false
+            if let upkeep, options.clock() - lastUpkeepMs >= Self.upkeepIntervalMs {
+                lastUpkeepMs = options.clock()
+                changed = upkeep()
+            }
+            guard let journal, changed || isDue(journal) else { continue }
             do {
                 try checkpointNow()
                 failing.withLock { $0 = false }

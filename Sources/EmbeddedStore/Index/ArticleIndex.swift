@@ -25,12 +25,15 @@ struct ArticleIndex: Sendable {
     /// reading 2 × 1001 bins and much smaller for the many articles that stay small.
     private(set) var histograms: (progress: DepthHistogram, seenDepth: DepthHistogram)?
     /// Counts the folds: any figure of the article can have changed only when this has.
-    private(set) var version: UInt64 = 0
+    private(set) var version: UInt64
 
     static let histogramMinimumReaders = 512
 
-    init(name: String) {
+    /// An article without readers. Its versions start after `version`, so that an answer kept
+    /// for an erased article of the same name never passes for one of this one.
+    init(name: String, version: UInt64 = 0) {
         self.name = name
+        self.version = version
     }
 
     var readerCount: Int { names.count }

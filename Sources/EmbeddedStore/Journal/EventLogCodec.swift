@@ -5,9 +5,48 @@ import ProgressStore
 ///
 /// Per event: article and reader as length-prefixed UTF-8, time, progress and seen depth as
 /// their bit patterns, a flags byte (scrollable, has id), engaged ms, then the id when present.
-/// Little-endian throughout. A version byte leads the blob so the layout can change later.
+/// Little-endian throughout. A leading byte says what the entry holds: events (1), or an
+/// erasure (2: a byte for its kind, then the id), which replays in its place among the events.
 enum EventLogCodec {
     static let version: UInt8 = 1
+    static let erasureLayout: UInt8 = 2
+
+    /// What one journal entry holds.
+    enum Entry {
+        case events([EventRecord])
+        case erasure(Erasure)
+    }
+
+    /// The entry for `erasure`, or nil when its id is longer than ``maximumStringBytes``.
+    static func encode(_ erasure: Erasure) -> [UInt8]? {
+        let (kind, id): (UInt8, String) =
+            switch erasure {
+            case .reader(let reader): (0, reader)
+            case .article(let article): (1, article)
+            }
+        let count = id.utf8.count
+        guard count <= maximumStringBytes else { return nil }
+        return [erasureLayout, kind, UInt8(truncatingIfNeeded: count), UInt8(truncatingIfNeeded: count >> 8)]
+            + Array(id.utf8)
+    }
+
+    /// What `bytes` hold: events or an erasure.
+    static func decodeEntry(_ bytes: [UInt8]) throws(StoreError) -> Entry {
+        guard bytes.first == erasureLayout else { return .events(try decode(bytes)) }
+        let decoded = bytes.withUnsafeBytes { raw in
+            Result { () throws(StoreError) -> Entry in
+                var reader = Reader(bytes: raw)
+                _ = try reader.byte()
+                let kind = try reader.byte()
+                let id = try reader.string()
+                guard reader.isAtEnd, kind <= 1 else {
+                    throw StoreError.corrupt("an erasure entry is damaged")
+                }
+                return .erasure(kind == 0 ? .reader(id) : .article(id))
+            }
+        }
+        return try decoded.get()
+    }
 
     /// The longest string an entry holds: its length takes two bytes. HTTP caps every string
     /// far below; only the library API could hand over a longer one.
