@@ -14,7 +14,9 @@ func serve(_ options: Options) -> Int32 {
     let clock: @Sendable () -> Int64 = { wallClockMs() + offsetMs }
     let store: any ProgressStore
     do {
-        store = try openStore(options.store, fsyncCommits: options.fsyncCommits, clock: clock)
+        store = try openStore(
+            options.store, fsyncCommits: options.fsyncCommits, retentionDays: options.retentionDays,
+            clock: clock)
     } catch {
         log.lifecycle("cannot open store \(options.store): \(error)")
         return 1
@@ -78,11 +80,12 @@ func serve(_ options: Options) -> Int32 {
     return 0
 }
 
-private func openStore(_ url: String, fsyncCommits: Bool, clock: @escaping @Sendable () -> Int64) throws
-    -> any ProgressStore
-{
+private func openStore(
+    _ url: String, fsyncCommits: Bool, retentionDays: Int, clock: @escaping @Sendable () -> Int64
+) throws -> any ProgressStore {
     // The service's clock: salts, event ids and retention age by the same days as the service's.
-    let options = EmbeddedStore.Options(fsyncEachCommit: fsyncCommits, clock: clock)
+    let options = EmbeddedStore.Options(
+        fsyncEachCommit: fsyncCommits, retentionDays: retentionDays, clock: clock)
     if url == "memory:" { return try EmbeddedStore(path: ":memory:", options: options) }
     if url.hasPrefix("sqlite:") {
         return try EmbeddedStore(path: String(url.dropFirst("sqlite:".count)), options: options)

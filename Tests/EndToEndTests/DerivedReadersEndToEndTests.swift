@@ -17,7 +17,8 @@ struct DerivedReadersEndToEndTests {
         let port = server.port
         let article = "/derived/one"
         let event = Privacy.event(article: article)
-        func post(_ agent: String?, _ origin: String?, _ address: String?, from source: String? = nil) throws {
+        func post(_ agent: String?, _ origin: String?, _ address: String?, from source: String? = nil) throws
+        {
             let headers = Privacy.browser(agent: agent, origin: origin, forwardedFor: address)
             let answer = try Privacy.post(event, port: port, headers: headers, sourceAddress: source)
             #expect(answer.status == 202, "\(answer.text)")
@@ -52,13 +53,15 @@ struct DerivedReadersEndToEndTests {
         // A batch and an NDJSON body derive one id for the request: with the headers of the
         // first events above, the same one.
         let headers = Privacy.browser(agent: Self.agent, origin: Self.site, forwardedFor: "203.0.113.1")
-        let batch = "[" + Array(repeating: Privacy.event(article: "/derived/batch"), count: 3).joined(separator: ",")
+        let batch =
+            "[" + Array(repeating: Privacy.event(article: "/derived/batch"), count: 3).joined(separator: ",")
             + "," + Privacy.event(article: "/derived/batch", reader: "r-named") + "]"
         let answer = try Privacy.post(batch, port: port, headers: headers)
         #expect(answer.status == 202)
         #expect(try answer.json["accepted"] as? Int == 4)
         let lines = Array(repeating: Privacy.event(article: article), count: 3).joined(separator: "\n")
-        let ndjson = try Privacy.post(lines, port: port, headers: headers, contentType: "application/x-ndjson")
+        let ndjson = try Privacy.post(
+            lines, port: port, headers: headers, contentType: "application/x-ndjson")
         #expect(ndjson.status == 202)
         #expect(try Privacy.readers("/derived/batch", port: port) == 2)
         let stats = try #require(try Privacy.stats(article, port: port))
@@ -70,11 +73,14 @@ struct DerivedReadersEndToEndTests {
     @Test("X-Forwarded-For counts only from a trusted peer; the right-most entry that is no trusted proxy")
     func forwardedFor() throws {
         let untrusting = try ServerProcess(store: "memory:")
-        let trustingOthers = try ServerProcess(store: "memory:", arguments: ["--trusted-proxies", "10.0.0.0/8"])
+        let trustingOthers = try ServerProcess(
+            store: "memory:", arguments: ["--trusted-proxies", "10.0.0.0/8"])
         for server in [untrusting, trustingOthers] {
             for address in ["203.0.113.1", "203.0.113.2", "198.51.100.7, 203.0.113.3"] {
                 let headers = Privacy.browser(agent: Self.agent, origin: Self.site, forwardedFor: address)
-                #expect(try Privacy.post(Privacy.event(article: "/xff"), port: server.port, headers: headers).status == 202)
+                #expect(
+                    try Privacy.post(Privacy.event(article: "/xff"), port: server.port, headers: headers)
+                        .status == 202)
             }
             #expect(try Privacy.readers("/xff", port: server.port) == 1, "the peer is the client")
         }
@@ -87,19 +93,27 @@ struct DerivedReadersEndToEndTests {
         ]
         for address in sameClient {
             let headers = Privacy.browser(agent: Self.agent, origin: Self.site, forwardedFor: address)
-            #expect(try Privacy.post(Privacy.event(article: "/xff"), port: trusting.port, headers: headers).status == 202)
+            #expect(
+                try Privacy.post(Privacy.event(article: "/xff"), port: trusting.port, headers: headers).status
+                    == 202)
         }
         #expect(try Privacy.readers("/xff", port: trusting.port) == 1)
         // Every entry a trusted proxy: the left-most. An entry that is no address: the trusted
         // hop that wrote it, here the peer.
         for address in ["10.0.0.5, 10.0.0.6", "203.0.113.1, unknown", "203.0.113.2"] {
             let headers = Privacy.browser(agent: Self.agent, origin: Self.site, forwardedFor: address)
-            #expect(try Privacy.post(Privacy.event(article: "/xff"), port: trusting.port, headers: headers).status == 202)
+            #expect(
+                try Privacy.post(Privacy.event(article: "/xff"), port: trusting.port, headers: headers).status
+                    == 202)
         }
         #expect(try Privacy.readers("/xff", port: trusting.port) == 4)
         let peer = Privacy.browser(agent: Self.agent, origin: Self.site)
-        #expect(try Privacy.post(Privacy.event(article: "/xff"), port: trusting.port, headers: peer).status == 202)
-        #expect(try Privacy.readers("/xff", port: trusting.port) == 4, "no X-Forwarded-For is the peer, as 'unknown' was")
+        #expect(
+            try Privacy.post(Privacy.event(article: "/xff"), port: trusting.port, headers: peer).status == 202
+        )
+        #expect(
+            try Privacy.readers("/xff", port: trusting.port) == 4,
+            "no X-Forwarded-For is the peer, as 'unknown' was")
     }
 
     @Test("the rate limit counts the resolved client, not the proxy")
@@ -128,16 +142,22 @@ struct DerivedReadersEndToEndTests {
         let headers = Privacy.browser(agent: Self.agent, origin: Self.site, forwardedFor: "198.51.100.23")
         let article = "/derived/restart"
         let first = try ServerProcess(store: folder.sqliteStore, arguments: arguments)
-        #expect(try Privacy.post(Privacy.event(article: article), port: first.port, headers: headers).status == 202)
+        #expect(
+            try Privacy.post(Privacy.event(article: article), port: first.port, headers: headers).status
+                == 202)
         #expect(first.stop() == 0)
 
         let second = try ServerProcess(store: folder.sqliteStore, arguments: arguments)
-        #expect(try Privacy.post(Privacy.event(article: article), port: second.port, headers: headers).status == 202)
+        #expect(
+            try Privacy.post(Privacy.event(article: article), port: second.port, headers: headers).status
+                == 202)
         #expect(try Privacy.readers(article, port: second.port) == 1)
         second.kill()
 
         let third = try ServerProcess(store: folder.sqliteStore, arguments: arguments)
-        #expect(try Privacy.post(Privacy.event(article: article), port: third.port, headers: headers).status == 202)
+        #expect(
+            try Privacy.post(Privacy.event(article: article), port: third.port, headers: headers).status
+                == 202)
         let stats = try #require(try Privacy.stats(article, port: third.port))
         #expect(stats["readers"] as? Int == 1)
         #expect(stats["events"] as? Int == 3)
@@ -146,10 +166,13 @@ struct DerivedReadersEndToEndTests {
         // Tomorrow, by the service's clock: a new salt, a new reader, counted on its own day.
         let tomorrow = try ServerProcess(
             store: folder.sqliteStore, arguments: arguments + ["--clock-offset-seconds", "86400"])
-        #expect(try Privacy.post(Privacy.event(article: article), port: tomorrow.port, headers: headers).status == 202)
+        #expect(
+            try Privacy.post(Privacy.event(article: article), port: tomorrow.port, headers: headers).status
+                == 202)
         #expect(try Privacy.readers(article, port: tomorrow.port) == 2)
         let day = Scenario.date(daysAgo: -1)
-        let ofTomorrow = try #require(try Privacy.stats(article, port: tomorrow.port, query: "from=\(day)&to=\(day)"))
+        let ofTomorrow = try #require(
+            try Privacy.stats(article, port: tomorrow.port, query: "from=\(day)&to=\(day)"))
         #expect(ofTomorrow["readers"] as? Int == 1)
         #expect(ofTomorrow["events"] as? Int == 1)
         #expect(tomorrow.standardError.contains("--clock-offset-seconds"))

@@ -32,7 +32,8 @@ enum Privacy {
 
     /// Posts `body` on a new connection (from `sourceAddress`, when given) with `headers`.
     static func post(
-        _ body: String, port: UInt16, headers: [(String, String)] = [], contentType: String = "application/json",
+        _ body: String, port: UInt16, headers: [(String, String)] = [],
+        contentType: String = "application/json",
         sourceAddress: String? = nil
     ) throws -> HTTPClient.Response {
         try Connection(port: port, sourceAddress: sourceAddress).exchange(
@@ -54,7 +55,9 @@ enum Privacy {
         let target = "/v1/articles/\(Scenario.segment(article))/stats" + (query.isEmpty ? "" : "?\(query)")
         let response = try send("GET", target, port: port, headers: headers)
         if response.status == 404 { return nil }
-        guard response.status == 200 else { throw TestFailure("stats of \(article): \(response.status) \(response.text)") }
+        guard response.status == 200 else {
+            throw TestFailure("stats of \(article): \(response.status) \(response.text)")
+        }
         return try response.json
     }
 
@@ -81,7 +84,8 @@ enum Privacy {
         var files: [(String, [UInt8])] = []
         for case let url as URL in walker {
             var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), !isFolder.boolValue
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder),
+                !isFolder.boolValue
             else { continue }
             files.append((url.path, Array(try Data(contentsOf: url))))
         }
