@@ -40,18 +40,28 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(
             name: "bench-ceiling", dependencies: ["CMicroHTTPD", "HTTPServer"], swiftSettings: strict),
+        // The store's parts and the ingest path measured on their own (scripts/bench runs it).
+        .executableTarget(
+            name: "store-bench", dependencies: ["EmbeddedStore", "ProgressStore", "ProgressService"],
+            swiftSettings: strict),
         // libFuzzer target for the ingest path: built with -sanitize=fuzzer,address by scripts/fuzz,
         // and as a replayer of saved inputs in the normal build.
         .executableTarget(
             name: "event-fuzzer", dependencies: ["ProgressService", "CLibFuzzer"], swiftSettings: strict),
 
-        .testTarget(name: "ProgressCoreTests", dependencies: ["ProgressCore"]),
-        .testTarget(name: "ProgressStoreTests", dependencies: ["ProgressStore"]),
-        .testTarget(name: "EmbeddedStoreTests", dependencies: ["EmbeddedStore", "ProgressStore"]),
-        .testTarget(name: "StoreConformanceTests", dependencies: ["EmbeddedStore", "ProgressStore"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
-        .testTarget(name: "ProgressServiceTests", dependencies: ["ProgressService"]),
-        .testTarget(name: "EndToEndTests"),
+        .testTarget(name: "ProgressCoreTests", dependencies: ["ProgressCore"], swiftSettings: strict),
+        .testTarget(name: "ProgressStoreTests", dependencies: ["ProgressStore"], swiftSettings: strict),
+        .testTarget(
+            name: "EmbeddedStoreTests", dependencies: ["EmbeddedStore", "ProgressStore"], swiftSettings: strict),
+        .testTarget(
+            name: "StoreConformanceTests", dependencies: ["EmbeddedStore", "ProgressStore"],
+            swiftSettings: strict),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
+        .testTarget(
+            name: "ProgressServiceTests",
+            dependencies: ["ProgressService", "ProgressStore", "EmbeddedStore", "HTTPServer", "ProgressCore"],
+            swiftSettings: strict),
+        .testTarget(name: "EndToEndTests", swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

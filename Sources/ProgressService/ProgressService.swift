@@ -110,7 +110,13 @@ public final class ProgressService: HTTPResponder {
             return
         }
         switch route {
-        case .events: ingest(request, finish)
+        case .events:
+            if let origin = request.header("Origin"), !cors.allows(origin) {
+                metrics.recordEvents(accepted: 0, rejected: 1, duplicates: 0)
+                finish(.failure(.originNotAllowed(origin)))
+                return
+            }
+            ingest(request, finish)
         case .progress: finish(Result { () throws(APIError) in try progress(request) })
         case .articles: listing(request, finish)
         case .stats(let rawArticle): statistics(request, rawArticle: rawArticle, finish)

@@ -75,7 +75,7 @@ struct RecentIDTableTests {
     func digestOfEvent(article: String, reader: String, id: String) throws {
         let record = event(article, reader, id: id)
         let key = try #require(record.deduplicationKey)
-        // The format saved ids and journal replays depend on, spelled out as earlier releases made it.
+        // The format saved ids and journal replays depend on, spelled out.
         #expect(key == "\(article.utf8.count):\(article)\(reader.utf8.count):\(reader)\(id)")
         let digest = try #require(record.withDeduplicationKey { IDDigest(of: $0) })
         #expect(digest == IDDigest(of: ExactKey(key)))

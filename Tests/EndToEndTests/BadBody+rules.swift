@@ -1,7 +1,7 @@
 import Foundation
 
 extension BadBody {
-    /// Wrong types, missing fields, limits and every range rule of SPEC §4.
+    /// Wrong types, missing fields, limits and every range rule of docs/api.md's event fields.
     static func fields(nowMs: Int64) -> [BadBody] {
         let valid = EventJSON()
         var table: [BadBody] = []

@@ -64,7 +64,7 @@ struct EventDecoderTests {
     }
 
     @Test(
-        "checks every rule of SPEC §4",
+        "checks every rule of an event's fields",
         arguments: [
             (#""contentSize":{"width":10,"height":-1}"#, "contentSize.height"),
             (#""contentInsets":{"top":-1}"#, "contentInsets.top"),

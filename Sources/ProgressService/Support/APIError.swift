@@ -88,6 +88,14 @@ public struct APIError: Error, Sendable, Equatable {
             headers: [Header(name: "Retry-After", value: String(retryAfterSeconds))])
     }
 
+    /// An ingest request from a web origin the allowlist does not hold: browsers send beacons
+    /// whatever CORS says, so the service refuses them itself.
+    static func originNotAllowed(_ origin: String) -> APIError {
+        APIError(
+            status: 403, code: "origin_not_allowed",
+            message: "events from the origin \(origin) are not accepted (--allowed-origins)", field: nil)
+    }
+
     static func storeUnavailable(_ detail: String) -> APIError {
         APIError(status: 503, code: "store_unavailable", message: "the store cannot be written: \(detail)")
     }

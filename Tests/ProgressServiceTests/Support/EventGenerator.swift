@@ -2,7 +2,7 @@
 
 /// Writes random valid events in the plain form that `EventScanner` must read on its own —
 /// printable ASCII strings without escapes, numbers without exponents and with at most 15
-/// significant digits, only the members of SPEC §4 — with the members in any order, optional
+/// significant digits, only the members docs/api.md lists — with the members in any order, optional
 /// ones absent, `null` or present, and white space anywhere white space may go.
 struct EventGenerator {
     var random: SplitMix

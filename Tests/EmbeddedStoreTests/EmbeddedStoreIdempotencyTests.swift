@@ -4,7 +4,7 @@ import Testing
 @testable import EmbeddedStore
 
 @Suite("EmbeddedStore counts an event id once in 24 hours")
-struct SQLiteStoreIdempotencyTests {
+struct EmbeddedStoreIdempotencyTests {
     @Test("a repeat within one append is acknowledged, not counted", arguments: StoreKind.allCases)
     func withinOneGroup(kind: StoreKind) async throws {
         let folder = try TemporaryFolder()

@@ -1,4 +1,4 @@
-import ProgressStore
+
 
 /// The compact binary form of a group's events in the event journal: what an append writes,
 /// and what start-up reads back.
@@ -7,18 +7,18 @@ import ProgressStore
 /// their bit patterns, a flags byte (scrollable, has id), engaged ms, then the id when present.
 /// Little-endian throughout. A leading byte says what the entry holds: events (1), or an
 /// erasure (2: a byte for its kind, then the id), which replays in its place among the events.
-enum EventLogCodec {
-    static let version: UInt8 = 1
-    static let erasureLayout: UInt8 = 2
+package enum EventLogCodec {
+    package static let version: UInt8 = 1
+    package static let erasureLayout: UInt8 = 2
 
     /// What one journal entry holds.
-    enum Entry {
+    package enum Entry {
         case events([EventRecord])
         case erasure(Erasure)
     }
 
     /// The entry for `erasure`, or nil when its id is longer than ``maximumStringBytes``.
-    static func encode(_ erasure: Erasure) -> [UInt8]? {
+    package static func encode(_ erasure: Erasure) -> [UInt8]? {
         let (kind, id): (UInt8, String) =
             switch erasure {
             case .reader(let reader): (0, reader)
@@ -31,7 +31,7 @@ enum EventLogCodec {
     }
 
     /// What `bytes` hold: events or an erasure.
-    static func decodeEntry(_ bytes: [UInt8]) throws(StoreError) -> Entry {
+    package static func decodeEntry(_ bytes: [UInt8]) throws(StoreError) -> Entry {
         guard bytes.first == erasureLayout else { return .events(try decode(bytes)) }
         let decoded = bytes.withUnsafeBytes { raw in
             Result { () throws(StoreError) -> Entry in
@@ -50,10 +50,10 @@ enum EventLogCodec {
 
     /// The longest string an entry holds: its length takes two bytes. HTTP caps every string
     /// far below; only the library API could hand over a longer one.
-    static let maximumStringBytes = Int(UInt16.max)
+    package static let maximumStringBytes = Int(UInt16.max)
 
     /// `encodeIfFits`, for events known to fit.
-    static func encode(_ events: [EventRecord]) -> [UInt8] {
+    package static func encode(_ events: [EventRecord]) -> [UInt8] {
         guard let encoded = encodeIfFits(events) else {
             preconditionFailure("a string longer than \(maximumStringBytes) bytes")
         }
@@ -62,7 +62,7 @@ enum EventLogCodec {
 
     /// The entry for `events`, or nil when a string is longer than ``maximumStringBytes`` (its
     /// length would be cut, and the entry unreadable at the next start).
-    static func encodeIfFits(_ events: [EventRecord]) -> [UInt8]? {
+    package static func encodeIfFits(_ events: [EventRecord]) -> [UInt8]? {
         // The events are read through their buffer: their strings are lent, not copied.
         events.withUnsafeBufferPointer { events -> [UInt8]? in
             var size = 1
@@ -128,12 +128,12 @@ enum EventLogCodec {
         }
     }
 
-    static func decode(_ bytes: [UInt8]) throws(StoreError) -> [EventRecord] {
+    package static func decode(_ bytes: [UInt8]) throws(StoreError) -> [EventRecord] {
         let decoded = bytes.withUnsafeBytes { raw in Result { () throws(StoreError) in try decode(raw) } }
         return try decoded.get()
     }
 
-    static func decode(_ bytes: UnsafeRawBufferPointer) throws(StoreError) -> [EventRecord] {
+    package static func decode(_ bytes: UnsafeRawBufferPointer) throws(StoreError) -> [EventRecord] {
         var reader = Reader(bytes: bytes)
         guard try reader.byte() == version else {
             throw StoreError.corrupt("event log entry has an unknown layout")

@@ -13,7 +13,7 @@ private let fixture: [EventRecord] = [
 ]
 
 @Suite("EmbeddedStore folds events into reader days")
-struct SQLiteStoreFoldingTests {
+struct EmbeddedStoreFoldingTests {
     @Test("a reader's days fold by max, any, sum, min and max", arguments: StoreKind.allCases)
     func foldsAcrossDays(kind: StoreKind) async throws {
         let folder = try TemporaryFolder()

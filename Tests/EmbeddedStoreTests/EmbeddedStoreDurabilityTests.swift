@@ -7,7 +7,7 @@ import Testing
 /// Tests that look at the database file through a connection of their own, independent of
 /// the store's.
 @Suite("EmbeddedStore commits before it acknowledges")
-struct SQLiteStoreDurabilityTests {
+struct EmbeddedStoreDurabilityTests {
     /// Opens the database the way another process would.
     private func independentConnection(_ path: String) throws -> SQLiteConnection {
         try SQLiteConnection(filename: path, busyTimeoutMs: 1_000)
@@ -27,7 +27,7 @@ struct SQLiteStoreDurabilityTests {
                     await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                         store.append([event("/a", reader)]) { _ in
                             // Inside the completion, another process must already find the event:
-                            // in the journal, or, once the folder has moved it, in reader_days.
+                            // in the journal, or, once a checkpoint has saved it, in the database.
                             let found = try? timesStored(reader, at: path)
                             outcomes.withLock { $0[reader] = found ?? -1 }
                             done.resume()

@@ -5,7 +5,7 @@ import Testing
 @testable import EmbeddedStore
 
 @Suite("EmbeddedStore on a full disk")
-struct SQLiteStoreFailureTests {
+struct EmbeddedStoreFailureTests {
     /// Enough distinct readers with long ids that the group is a large journal entry.
     private let bigBatch = (0..<400).map { index in
         event("/big", String(repeating: "x", count: 100) + "\(index)", id: "big-\(index)")

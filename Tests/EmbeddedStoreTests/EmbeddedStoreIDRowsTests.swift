@@ -7,7 +7,7 @@ import Testing
 /// How checkpoints keep the ids of the last 24 hours: in blobs of many in `recent_id_chunks`,
 /// added as they are acknowledged and deleted once the newest in a blob has expired.
 @Suite("EmbeddedStore keeps event ids in saved chunks")
-struct SQLiteStoreIDRowsTests {
+struct EmbeddedStoreIDRowsTests {
     @Test("a checkpoint adds the ids acknowledged since the last one and deletes expired ones")
     func idRows() async throws {
         let folder = try TemporaryFolder()
@@ -103,26 +103,4 @@ private func savedIDs(in folder: TemporaryFolder) throws -> Int {
     var count = 0
     while try rows.step() { count += try IDKeyList(blob: rows.blob(0)).count }
     return count
-}
-
-/// Writes an id blob as releases before `recent_ids` rows did: little-endian varints and
-/// length-prefixed strings.
-private struct CheckpointWriter {
-    var bytes: [UInt8] = []
-
-    mutating func byte(_ value: UInt8) { bytes.append(value) }
-
-    mutating func integer(_ value: UInt64) {
-        var value = value
-        while value >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
-        }
-        bytes.append(UInt8(value))
-    }
-
-    mutating func string(_ value: String) {
-        integer(UInt64(value.utf8.count))
-        bytes.append(contentsOf: value.utf8)
-    }
 }

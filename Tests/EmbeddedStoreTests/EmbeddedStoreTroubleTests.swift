@@ -7,7 +7,7 @@ import Testing
 /// The store when something goes wrong around it: checkpoints that fail, an open that fails,
 /// a close in the middle of appends.
 @Suite("EmbeddedStore in trouble")
-struct SQLiteStoreTroubleTests {
+struct EmbeddedStoreTroubleTests {
     private func journalFiles(_ folder: TemporaryFolder) throws -> [String] {
         let path = URL(fileURLWithPath: folder.databasePath).deletingLastPathComponent().path
         return try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.contains("-journal.") }
@@ -127,7 +127,11 @@ struct SQLiteStoreTroubleTests {
         let store = try EmbeddedStore(path: folder.databasePath, options: .init(fsyncEachCommit: true))
         defer { store.close() }
         let gate = DispatchSemaphore(value: 0)
-        store.journal.setBeforeSync { gate.wait() }
+        let syncing = DispatchSemaphore(value: 0)
+        store.journal.setBeforeSync {
+            syncing.signal()
+            gate.wait()
+        }
         let done = Locked<[String]>([])
         let finished = DispatchSemaphore(value: 0)
         store.append([event(id: "x")]) { result in
@@ -138,14 +142,15 @@ struct SQLiteStoreTroubleTests {
             done.withLock { $0.append("repeat \(result.map(\.duplicates))") }
             finished.signal()
         }
-        // The first one's fdatasync has not happened: a power cut now would lose it, so saying
-        // "already stored" to the repeat would acknowledge an event that is not durable.
-        Thread.sleep(forTimeInterval: 0.2)
+        // Both appends have returned and the first one's fdatasync is held: a power cut now
+        // would lose it, so saying "already stored" to the repeat would acknowledge an event
+        // that is not durable.
+        #expect(syncing.wait(timeout: .now() + 10) == .success)
         #expect(done.current.isEmpty)
         store.journal.setBeforeSync(nil)
         gate.signal()
-        finished.wait()
-        finished.wait()
+        #expect(finished.wait(timeout: .now() + 10) == .success)
+        #expect(finished.wait(timeout: .now() + 10) == .success)
         #expect(done.current == ["first success(1)", "repeat success(1)"])
     }
 
@@ -174,7 +179,10 @@ struct SQLiteStoreTroubleTests {
                     }
                 }
             }
-            Thread.sleep(forTimeInterval: 0.005 * Double(round % 5 + 1))
+            // Close once some appends have been answered — a different number each round — while
+            // the threads go on appending.
+            let answered = 20 * (round % 5 + 1)
+            #expect(eventually { outcomes.current.count >= answered })
             store.close()
             group.wait()
             store.close()
