@@ -70,6 +70,24 @@ struct DerivedReadersEndToEndTests {
         #expect(server.stop() == 0)
     }
 
+    @Test("the day of the salt is the server's, not the event's: events of other days get today's id")
+    func dayOfTheServer() throws {
+        let server = try ServerProcess(store: "memory:")
+        let headers = Privacy.browser(agent: Self.agent, origin: Self.site)
+        for daysAgo in [0, 1, 5] {
+            let time = min(Scenario.midnight(daysAgo: daysAgo) + 3_600_000, Privacy.nowMs)
+            let event = Privacy.event(article: "/derived/days", timeMs: time)
+            #expect(try Privacy.post(event, port: server.port, headers: headers).status == 202)
+        }
+        let stats = try #require(try Privacy.stats("/derived/days", port: server.port))
+        #expect(stats["readers"] as? Int == 1)
+        #expect(stats["events"] as? Int == 3)
+        let day = Scenario.date(daysAgo: 5)
+        let ofThatDay = try #require(
+            try Privacy.stats("/derived/days", port: server.port, query: "from=\(day)&to=\(day)"))
+        #expect(ofThatDay["readers"] as? Int == 1, "the event counts on its own day")
+    }
+
     @Test("X-Forwarded-For counts only from a trusted peer; the right-most entry that is no trusted proxy")
     func forwardedFor() throws {
         let untrusting = try ServerProcess(store: "memory:")
