@@ -105,27 +105,11 @@ struct HeaderFields: Sendable {
     /// as `X-Forwarded-For` may come in several).
     func values(named name: String) -> [String] {
         var values: [String] = []
-        var offset = 0
         let wanted = Array(name.utf8)
-        storage.withUnsafeBytes { bytes in
-            while offset + 8 <= bytes.count {
-                let nameLength = Int(
-                    UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
-                let valueLength = Int(
-                    UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)))
-                let nameStart = offset + 8
-                let valueStart = nameStart + nameLength
-                offset = valueStart + valueLength
-                let matches = wanted.withUnsafeBufferPointer { wanted in
-                    nameLength == wanted.count
-                        && equalsIgnoringASCIICase(
-                            UnsafeRawBufferPointer(rebasing: bytes[nameStart..<valueStart]), wanted)
-                }
-                if matches {
-                    values.append(
-                        String(
-                            decoding: UnsafeRawBufferPointer(rebasing: bytes[valueStart..<offset]),
-                            as: UTF8.self))
+        wanted.withUnsafeBufferPointer { wanted in
+            forEachField { fieldName, value in
+                if fieldName.count == wanted.count && equalsIgnoringASCIICase(fieldName, wanted) {
+                    values.append(String(decoding: value, as: UTF8.self))
                 }
             }
         }
@@ -153,8 +137,16 @@ struct HeaderFields: Sendable {
 
     /// Every field as a pair of strings, in the order received.
     var pairs: [(name: String, value: String)] {
+        var pairs: [(name: String, value: String)] = []
+        forEachField { name, value in
+            pairs.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+        }
+        return pairs
+    }
+
+    /// `body` applied to each field's name and value bytes, in the order received.
+    private func forEachField(_ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Void) {
         storage.withUnsafeBytes { bytes in
-            var pairs: [(name: String, value: String)] = []
             var offset = 0
             while offset + 8 <= bytes.count {
                 let nameLength = Int(
@@ -164,17 +156,10 @@ struct HeaderFields: Sendable {
                 let nameStart = offset + 8
                 let valueStart = nameStart + nameLength
                 offset = valueStart + valueLength
-                pairs.append(
-                    (
-                        name: String(
-                            decoding: UnsafeRawBufferPointer(rebasing: bytes[nameStart..<valueStart]),
-                            as: UTF8.self),
-                        value: String(
-                            decoding: UnsafeRawBufferPointer(rebasing: bytes[valueStart..<offset]),
-                            as: UTF8.self)
-                    ))
+                body(
+                    UnsafeRawBufferPointer(rebasing: bytes[nameStart..<valueStart]),
+                    UnsafeRawBufferPointer(rebasing: bytes[valueStart..<offset]))
             }
-            return pairs
         }
     }
 }
