@@ -12,6 +12,8 @@ let package = Package(
     products: [
         .executable(name: "reading-progress", targets: ["reading-progress"]),
         .library(name: "ProgressCore", targets: ["ProgressCore"]),
+        .library(name: "ReadingProgressClient", targets: ["ReadingProgressClient"]),
+        .library(name: "ReadingProgressUI", targets: ["ReadingProgressUI"]),
     ],
     targets: [
         .systemLibrary(
@@ -20,23 +22,35 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(
+            name: "CLibPQ", pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CLibFuzzer"),
         // __builtin_prefetch, for the index's hash tables.
         .systemLibrary(name: "CPrefetch"),
 
         .target(name: "ProgressCore", swiftSettings: strict),
+        // The iOS client: delivery in Foundation alone (tested on Linux), SwiftUI views on top.
+        .target(name: "ReadingProgressClient", dependencies: ["ProgressCore"], swiftSettings: strict),
+        .target(
+            name: "ReadingProgressUI", dependencies: ["ReadingProgressClient", "ProgressCore"],
+            swiftSettings: strict),
         .target(name: "ProgressStore", swiftSettings: strict),
         .target(
             name: "EmbeddedStore", dependencies: ["ProgressStore", "CSQLite", "CPrefetch"],
             swiftSettings: strict),
+        .target(name: "PostgresStore", dependencies: ["ProgressStore", "CLibPQ"], swiftSettings: strict),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], swiftSettings: strict),
         .target(
             name: "ProgressService",
-            dependencies: ["ProgressCore", "ProgressStore", "HTTPServer"],
+            dependencies: ["ProgressCore", "ProgressStore", "HTTPServer", "CZlib"],
+            // The dashboard's files, compiled into the executable as byte arrays.
+            resources: [.embedInCode("Web/dashboard")],
             swiftSettings: strict),
         .executableTarget(
             name: "reading-progress",
-            dependencies: ["ProgressService", "ProgressStore", "EmbeddedStore", "HTTPServer"],
+            dependencies: ["ProgressService", "ProgressStore", "EmbeddedStore", "PostgresStore", "HTTPServer"],
             swiftSettings: strict),
         .executableTarget(
             name: "bench-ceiling", dependencies: ["CMicroHTTPD", "HTTPServer"], swiftSettings: strict),
@@ -54,7 +68,7 @@ let package = Package(
         .testTarget(
             name: "EmbeddedStoreTests", dependencies: ["EmbeddedStore", "ProgressStore"], swiftSettings: strict),
         .testTarget(
-            name: "StoreConformanceTests", dependencies: ["EmbeddedStore", "ProgressStore"],
+            name: "StoreConformanceTests", dependencies: ["EmbeddedStore", "PostgresStore", "ProgressStore"],
             swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
         .testTarget(
@@ -62,6 +76,9 @@ let package = Package(
             dependencies: ["ProgressService", "ProgressStore", "EmbeddedStore", "HTTPServer", "ProgressCore"],
             swiftSettings: strict),
         .testTarget(name: "EndToEndTests", swiftSettings: strict),
+        .testTarget(
+            name: "ReadingProgressClientTests", dependencies: ["ReadingProgressClient", "ProgressCore"],
+            swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

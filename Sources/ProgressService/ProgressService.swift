@@ -39,6 +39,8 @@ public final class ProgressService: HTTPResponder {
         self.limiter = configuration.rateLimit.map { RateLimiter(rate: $0) }
         self.derivedReaders = DerivedReaders(store: store)
         self.clock = clock
+        // Hashes and compresses the web assets now rather than on the first request for one.
+        _ = WebCatalog.builtIn
         var reply = health(writable: true)
         reply.prepared = prepare(reply)
         healthy.set(reply)
@@ -66,9 +68,10 @@ public final class ProgressService: HTTPResponder {
                 method: method, route: label, status: status, nanoseconds: nanoseconds, endedAt: ended)
             reply(render(outcome, origin: origin))
         }
-        // Load balancers' probes are never refused; every other route counts, `/metrics` too
-        // (its token could otherwise be guessed at any rate).
-        if let limiter, route != .healthz,
+        // Load balancers' probes are never refused, nor the files of a page (one load asks for
+        // a dozen at once); every other route counts, `/metrics` too (its token could otherwise
+        // be guessed at any rate).
+        if let limiter, route?.isRateLimited ?? true,
             let wait = limiter.admit(limiterKey(of: request), now: started)
         {
             finish(.failure(.rateLimited(limit: limiter.rate, retryAfterSeconds: wait)))
@@ -131,6 +134,7 @@ public final class ProgressService: HTTPResponder {
             }
             finish(.success(healthy.value ?? health(writable: true)))
         case .metrics: metricsText(finish)
+        case .asset(let index): finish(.success(WebCatalog.builtIn.entries[index].reply(to: request)))
         }
     }
 
@@ -179,7 +183,10 @@ public final class ProgressService: HTTPResponder {
         headers.reserveCapacity(extraCount + 2 + CORSPolicy.maximumHeaderCount)
         extra(&headers)
         if !contentType.isEmpty { headers.append(("Content-Type", contentType)) }
-        headers.append(("Cache-Control", "no-store"))
+        // Files served from memory say how long they may be cached; nothing else may be.
+        if !headers.contains(where: { $0.name == "Cache-Control" }) {
+            headers.append(("Cache-Control", "no-store"))
+        }
         cors.appendHeaders(for: origin, to: &headers)
         return HTTPResponse(status: status, headers: headers, body: body)
     }

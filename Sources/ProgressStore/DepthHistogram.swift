@@ -1,5 +1,3 @@
-
-
 /// Counted readers' all-time depths in 1001 bins of width 1/1000, for answers that cost the
 /// same for a thousand readers as for a million.
 ///

@@ -1,5 +1,3 @@
-
-
 /// A sum of depths in fixed point, so that taking a value back out is exact.
 ///
 /// When a reader's maximum rises from `a` to `b` the article's sum loses `a` and gains `b`;
@@ -40,6 +38,5 @@ package struct DepthSum: Sendable, Equatable {
     package func mean(over count: Int) -> Double {
         count > 0 ? Double(units) / Self.scale / Double(count) : 0
     }
-
 
 }

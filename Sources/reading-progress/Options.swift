@@ -27,6 +27,10 @@ struct Options {
     var retentionDays = 0
     /// Added to the wall clock everywhere the service reads it (a testing aid).
     var clockOffsetSeconds: Int64 = 0
+    /// Fill an in-memory store with a sample of readers (see Demo.swift).
+    var demo = false
+    /// Whether `--store` was given on the command line: `--demo` refuses any store but `memory:`.
+    private var storeGiven = false
 
     struct Invalid: Error {
         var message: String
@@ -72,7 +76,14 @@ struct Options {
             "--fsync-commits", "true|false",
             "fdatasync the event journal before each answer (grouped), so acknowledged events survive a power cut too, not only kill -9 (default false)"
         ),
+        (
+            "--demo", "",
+            "start with a sample of four weeks of readers on several articles, in an in-memory store (READING_PROGRESS_STORE is ignored, another --store refused), to look around the dashboard (default false)"
+        ),
     ]
+
+    /// Flags that take no value on the command line (`--demo`, or `--demo=false`).
+    static let switches: Set<String> = ["--demo"]
 
     static func environmentName(of flag: String) -> String {
         "READING_PROGRESS_" + flag.dropFirst(2).uppercased().replacingOccurrences(of: "-", with: "_")
@@ -83,6 +94,9 @@ struct Options {
         for (flag, _, _) in Self.table {
             if let value = environment[Self.environmentName(of: flag)] { try set(flag, value) }
         }
+        // A store from the environment (a container's, say) gives way to --demo; one given on
+        // the command line beside it is a mistake.
+        storeGiven = false
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             var flag = argument
@@ -94,9 +108,18 @@ struct Options {
             guard Self.table.contains(where: { $0.flag == flag }) else {
                 throw Invalid(message: "unknown option \(flag); see --help")
             }
-            if value == nil { value = remaining.popFirst() }
+            if value == nil { value = Self.switches.contains(flag) ? "true" : remaining.popFirst() }
             guard let value else { throw Invalid(message: "\(flag) needs a value") }
             try set(flag, value)
+        }
+        if demo {
+            guard !storeGiven || store == "memory:" else {
+                throw Invalid(
+                    message:
+                        "--demo fills an in-memory store with sample readers; it cannot be combined with --store \(store)"
+                )
+            }
+            store = "memory:"
         }
     }
 
@@ -115,6 +138,7 @@ struct Options {
                     || value.hasPrefix("postgresql://")
             else { throw bad() }
             store = value
+            storeGiven = true
         case "--api-token":
             apiToken = value.isEmpty ? nil : value
         case "--completion-threshold":
@@ -160,6 +184,9 @@ struct Options {
         case "--fsync-commits":
             guard let enabled = Bool(value) else { throw bad() }
             fsyncCommits = enabled
+        case "--demo":
+            guard let enabled = Bool(value) else { throw bad() }
+            demo = enabled
         default:
             throw Invalid(message: "unknown option \(flag)")
         }
@@ -178,7 +205,8 @@ struct Options {
 
             """
         for (flag, value, help) in table {
-            text += "  \(flag) \(value)\n      \(help)\n      env \(environmentName(of: flag))\n"
+            text +=
+                "  \(flag)\(value.isEmpty ? "" : " " + value)\n      \(help)\n      env \(environmentName(of: flag))\n"
         }
         return text
     }

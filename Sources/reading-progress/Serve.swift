@@ -2,6 +2,7 @@ import Dispatch
 import EmbeddedStore
 import Foundation
 import HTTPServer
+import PostgresStore
 import ProgressService
 import ProgressStore
 
@@ -20,6 +21,18 @@ func serve(_ options: Options) -> Int32 {
     } catch {
         log.lifecycle("cannot open store \(options.store): \(error)")
         return 1
+    }
+    if options.demo {
+        do {
+            let (readers, events) = try DemoData.fill(store, nowMs: clock())
+            log.lifecycle(
+                "demo: \(readers) sample readers, \(events) events over \(DemoData.days) days in the in-memory store"
+            )
+        } catch {
+            log.lifecycle("cannot fill the demo store: \(error)")
+            store.close()
+            return 1
+        }
     }
     let service = ProgressService(
         configuration: ServiceConfiguration(
@@ -90,7 +103,8 @@ private func openStore(
     if url.hasPrefix("sqlite:") {
         return try EmbeddedStore(path: String(url.dropFirst("sqlite:".count)), options: options)
     }
-    throw StoreError.configuration("the PostgreSQL store is not available in this build")
+    return try PostgresStore(
+        uri: url, options: PostgresStore.Options(retentionDays: retentionDays, clock: clock))
 }
 
 /// The store URL without a password, for logs.

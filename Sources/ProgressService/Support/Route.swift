@@ -11,6 +11,8 @@ enum Route: Sendable, Equatable {
     case article(rawArticle: Substring)
     case healthz
     case metrics
+    /// A file served from memory: its index in ``WebCatalog/builtIn``.
+    case asset(Int)
 
     init?(path: String) {
         // By length first: a string comparison that fails costs more than one that succeeds.
@@ -34,7 +36,11 @@ enum Route: Sendable, Equatable {
                 self = .reader(rawReader: rest.substring(of: path))
                 return
             }
-            guard path.utf8.count > articles.utf8.count, path.hasPrefix(articles) else { return nil }
+            guard path.utf8.count > articles.utf8.count, path.hasPrefix(articles) else {
+                guard let asset = WebCatalog.builtIn.index(of: path) else { return nil }
+                self = .asset(asset)
+                return
+            }
             let rest = path.utf8.dropFirst(articles.utf8.count)
             if rest.count > suffix.utf8.count, path.hasSuffix(suffix) {
                 self = .stats(rawArticle: rest.dropLast(suffix.utf8.count).substring(of: path))
@@ -57,6 +63,7 @@ enum Route: Sendable, Equatable {
         case .article: return .article
         case .healthz: return .healthz
         case .metrics: return .metrics
+        case .asset(let index): return WebCatalog.builtIn.entries[index].label
         }
     }
 
@@ -66,7 +73,7 @@ enum Route: Sendable, Equatable {
         case .events, .progress: return Self.ingestMethods
         case .articles, .stats: return Self.readMethods
         case .reader, .article: return Self.eraseMethods
-        case .healthz, .metrics: return Self.operationsMethods
+        case .healthz, .metrics, .asset: return Self.operationsMethods
         }
     }
 
@@ -81,7 +88,16 @@ enum Route: Sendable, Equatable {
         case .events, .progress: return method == .post || method == .options
         case .articles, .stats: return method == .get || method == .head || method == .options
         case .reader, .article: return method == .delete || method == .options
-        case .healthz, .metrics: return method == .get || method == .head
+        case .healthz, .metrics, .asset: return method == .get || method == .head
+        }
+    }
+
+    /// Whether `--rate-limit` counts requests for the route: not a load balancer's probe, nor a
+    /// file served from memory (a page's modules come a dozen at once, and cost no more).
+    var isRateLimited: Bool {
+        switch self {
+        case .healthz, .asset: return false
+        case .events, .progress, .articles, .stats, .metrics, .reader, .article: return true
         }
     }
 
@@ -89,7 +105,7 @@ enum Route: Sendable, Equatable {
     var needsToken: Bool {
         switch self {
         case .articles, .stats, .metrics, .reader, .article: return true
-        case .events, .progress, .healthz: return false
+        case .events, .progress, .healthz, .asset: return false
         }
     }
 
@@ -112,6 +128,11 @@ enum RouteLabel: Int, CaseIterable, Sendable {
     case progress
     case reader
     case article
+    /// The dashboard's page, `/`.
+    case dashboard
+    /// The dashboard's scripts, stylesheet and icon.
+    case dashboardFile
+    case favicon
     case unmatched
 
     var text: String {
@@ -124,6 +145,9 @@ enum RouteLabel: Int, CaseIterable, Sendable {
         case .progress: return "/v1/progress"
         case .reader: return "/v1/readers/{reader}"
         case .article: return "/v1/articles/{article}"
+        case .dashboard: return "/"
+        case .dashboardFile: return "/dashboard/{file}"
+        case .favicon: return "/favicon.ico"
         case .unmatched: return "unmatched"
         }
     }

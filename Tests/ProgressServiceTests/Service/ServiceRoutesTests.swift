@@ -226,7 +226,10 @@ struct ServiceRoutesTests {
     @Test("an unknown route is 404; a method a route does not answer is 405 with Allow")
     func unknownRoutesAndMethods() throws {
         let service = try Service()
-        for target in ["/", "/v1", "/v1/articles/", "/v1/articles//stats", "/v1/events/x", "/healthz/"] {
+        // "/" is the dashboard.
+        for target in [
+            "/v1", "/v1/articles/", "/v1/articles//stats", "/v1/events/x", "/healthz/", "/nowhere",
+        ] {
             let answer = try service.get(target)
             #expect(answer.status == 404, "\(target)")
             #expect(answer.error.code == "not_found", "\(target)")
