@@ -1,4 +1,5 @@
 import Foundation
+import ProgressService
 
 /// The options (docs/operations.md), each also readable from its `READING_PROGRESS_*` environment variable.
 /// A command-line option wins over the environment.
@@ -21,6 +22,11 @@ struct Options {
     var fsyncCommits = false
     /// 0: no limit.
     var rateLimit = 0
+    var trustedProxies = TrustedProxies.none
+    /// 0: keep every day.
+    var retentionDays = 0
+    /// Added to the wall clock everywhere the service reads it (a testing aid).
+    var clockOffsetSeconds: Int64 = 0
     /// Fill an in-memory store with a sample of readers (see Demo.swift).
     var demo = false
     /// Whether `--store` was given on the command line: `--demo` refuses any store but `memory:`.
@@ -52,6 +58,18 @@ struct Options {
         (
             "--rate-limit", "N",
             "requests a second one client (an IPv4 address, an IPv6 /64) may make, in bursts of as many; more get 429 with Retry-After; /healthz is exempt; 0: no limit (default 0)"
+        ),
+        (
+            "--trusted-proxies", "LIST",
+            "IPv4 and IPv6 CIDR blocks and addresses, comma separated, of proxies whose X-Forwarded-For names the client (default none)"
+        ),
+        (
+            "--retention-days", "N",
+            "days of statistics kept, today's included; older days are dropped within an hour and at start-up, and older events refused; 0 keeps every day (default 0)"
+        ),
+        (
+            "--clock-offset-seconds", "SECONDS",
+            "a testing aid: shifts the service's clock (days, event times, retention, salts, id windows) by this many seconds (default 0)"
         ),
         ("--log-requests", "true|false", "one log line per request on standard error (default true)"),
         (
@@ -147,6 +165,19 @@ struct Options {
         case "--rate-limit":
             guard let rate = Int(value), (0...10_000_000).contains(rate) else { throw bad() }
             rateLimit = rate
+        case "--trusted-proxies":
+            do {
+                trustedProxies = try TrustedProxies(parsing: value)
+            } catch {
+                throw Invalid(
+                    message: "invalid value for \(flag): '\(error.entry)' is no IP address or CIDR block")
+            }
+        case "--retention-days":
+            guard let days = Int(value), (0...36_500).contains(days) else { throw bad() }
+            retentionDays = days
+        case "--clock-offset-seconds":
+            guard let seconds = Int64(value), seconds.magnitude <= 100 * 366 * 86_400 else { throw bad() }
+            clockOffsetSeconds = seconds
         case "--log-requests":
             guard let enabled = Bool(value) else { throw bad() }
             logRequests = enabled

@@ -5,7 +5,8 @@ package enum IngestDecoding {
     /// `application/json` or, with `ndjson`, `application/x-ndjson`; events without a time
     /// count at `nowMs`. 0 when the body as a whole is refused.
     package static func validEvents(in body: [UInt8], ndjson: Bool, nowMs: Int64) -> Int {
-        var batch = ProgressService.PreparedBatch(nowMs: nowMs, bodyBytes: body.count)
+        var batch = ProgressService.PreparedBatch(
+            window: TimeWindow(nowMs: nowMs, retentionDays: 0), bodyBytes: body.count)
         do {
             let single = try EventBatch.decode(
                 body, format: ndjson ? .ndjson : .json, using: EventDecoder(), into: &batch)

@@ -57,6 +57,10 @@ public struct APIError: Error, Sendable, Equatable {
         status: 401, code: "unauthorized", message: "this route needs 'Authorization: Bearer TOKEN'",
         headers: [Header(name: "WWW-Authenticate", value: "Bearer realm=\"reading-progress\"")])
 
+    static let forbidden = APIError(
+        status: 403, code: "forbidden",
+        message: "erasing needs a service run with --api-token, and that token")
+
     static func bodyTooLarge(limit: Int) -> APIError {
         APIError(
             status: 413, code: "body_too_large", message: "request body is over the limit of \(limit) bytes")
