@@ -19,7 +19,7 @@ func serve(_ options: Options) -> Int32 {
             options.store, fsyncCommits: options.fsyncCommits, retentionDays: options.retentionDays,
             clock: clock)
     } catch {
-        log.lifecycle("cannot open store \(options.store): \(error)")
+        log.lifecycle("cannot open store \(describe(options.store)): \(error)")
         return 1
     }
     if options.demo {
@@ -108,9 +108,14 @@ private func openStore(
 }
 
 /// The store URL without a password, for logs.
+/// The store's URI without what could be a secret: the user and password, and the query's
+/// settings (`?password=…`).
 private func describe(_ url: String) -> String {
-    guard let at = url.lastIndex(of: "@"), let scheme = url.range(of: "://") else { return url }
-    return String(url[..<scheme.upperBound]) + "…" + String(url[at...])
+    guard let scheme = url.range(of: "://") else { return url }
+    var rest = url[scheme.upperBound...]
+    if let query = rest.firstIndex(of: "?") { rest = rest[..<query] }
+    if let at = rest.lastIndex(of: "@") { rest = "…" + rest[at...] }
+    return String(url[..<scheme.upperBound]) + rest
 }
 
 /// The index's columns are large arrays that grow by copying, and checkpoints copy an article's

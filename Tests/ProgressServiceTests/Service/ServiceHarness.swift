@@ -19,7 +19,8 @@ final class ServiceUnderTest {
     let service: ProgressService
 
     init(_ configuration: ServiceConfiguration = ServiceConfiguration()) throws {
-        store = try EmbeddedStore(path: ":memory:")
+        store = try EmbeddedStore(
+            path: ":memory:", options: EmbeddedStore.Options(clock: { ServiceUnderTest.nowMs }))
         service = ProgressService(
             configuration: configuration, store: store, clock: { ServiceUnderTest.nowMs })
     }
