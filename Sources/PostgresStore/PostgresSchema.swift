@@ -45,6 +45,7 @@ enum PostgresSchema {
         );
         CREATE INDEX rp_reader_days_by_reader ON rp_reader_days (reader);
         CREATE INDEX rp_reader_days_by_day ON rp_reader_days (day);
+        CREATE INDEX rp_reader_days_by_article_day ON rp_reader_days (article, day);
         CREATE TABLE rp_articles (
             article text COLLATE "C" PRIMARY KEY,
             readers bigint NOT NULL,
