@@ -9,9 +9,11 @@ extension EmbeddedStore {
         public var journalCapacityBytes: Int64?
         /// How long a connection waits for a lock held by another (a checkpoint, another process).
         public var busyTimeoutMs: Int32
-        /// How long an event id is remembered (24 hours, docs/api.md).
+        /// How long an event id is remembered at least (24 hours, docs/api.md), and half of how
+        /// long at most. Not positive: no id is remembered.
         public var idRetentionMs: Int64
-        /// How often, at most, ids older than `idRetentionMs` are deleted.
+        /// How often, at most, the ids waiting for a checkpoint that are older than
+        /// `idRetentionMs` are dropped (while checkpoints fail).
         public var pruneIntervalMs: Int64
         /// Whether each acknowledgement waits for `fdatasync` of the journal: an acknowledged
         /// event then survives a power cut too, not only the process being killed, at the

@@ -89,7 +89,7 @@ extension EmbeddedStore {
             ),
             StoreGauge(
                 name: "recent_ids",
-                help: "Event ids remembered so that a repeat counts once (those of the last 24 hours).",
+                help: "Event ids remembered so that a repeat counts once (those of the last 24 to 48 hours).",
                 value: Double(writer.rememberedIDCount)),
         ]
     }
@@ -101,26 +101,23 @@ extension EmbeddedStore {
 extension EmbeddedStore {
     /// Applies the journal entries after the last checkpoint, in order, as they were
     /// acknowledged: events fold into the index, erasures take out what they name (from the
-    /// index, from the ids replayed before them and from `recentIDs`, the saved ones). Returns
-    /// the ids replayed, with when each was acknowledged, in that order, and the erasures.
+    /// index and from the ids replayed before them). Returns the ids replayed, with when each
+    /// was acknowledged, in that order, and the erasures.
     static func replay(
-        _ journal: EventJournal, after foldedSeq: Int64, into index: MemoryIndex,
-        recentIDs: inout [ExactKey: Int64]
-    ) throws(StoreError) -> (ids: [(key: ExactKey, seenMs: Int64)], erasures: [Erasure]) {
-        var ids: [(key: ExactKey, seenMs: Int64)] = []
+        _ journal: EventJournal, after foldedSeq: Int64, into index: MemoryIndex
+    ) throws(StoreError) -> (ids: IDKeyList, erasures: [Erasure]) {
+        var ids = IDKeyList()
         var erasures: [Erasure] = []
         try journal.entries(after: foldedSeq) { entry throws(StoreError) in
             switch try EventLogCodec.decodeEntry(entry.payload) {
             case .events(let events):
-                for key in events.lazy.compactMap(\.deduplicationKey) {
-                    ids.append((ExactKey(key), entry.committedMs))
+                for event in events {
+                    _ = event.withDeduplicationKey { ids.append($0, seenMs: entry.committedMs) }
                 }
                 index.apply(events)
             case .erasure(let erasure):
                 _ = index.erase(erasure)
-                func covered(_ key: ExactKey) -> Bool { withUTF8(of: key.string) { erasure.covers(key: $0) } }
-                ids.removeAll { covered($0.key) }
-                recentIDs = recentIDs.filter { !covered($0.key) }
+                ids = ids.filter { !erasure.covers(key: $0) }
                 erasures.append(erasure)
             }
         }

@@ -69,8 +69,7 @@ public final class EmbeddedStore: ProgressStore {
         self.salts = salts
 
         let checkpointer = try Checkpointer(state: state, options: options)
-        let since = options.clock() - options.idRetentionMs
-        var recentIDs = try checkpointer.restore(into: index, idsSince: since)
+        try checkpointer.restore(into: index)
         checkpointer.markSaved(index)
 
         let journal = try EventJournal(
@@ -95,14 +94,15 @@ public final class EmbeddedStore: ProgressStore {
         }
         // The ids the journal adds are in no checkpoint yet: the next one saves them (the writer
         // hands it only the ids that come after).
-        let (replayed, erasures) = try Self.replay(
-            journal, after: checkpointer.foldedSeq, into: index, recentIDs: &recentIDs)
-        for (key, seenMs) in replayed { recentIDs[key] = seenMs }
+        let (replayed, erasures) = try Self.replay(journal, after: checkpointer.foldedSeq, into: index)
         checkpointer.saveWithNext(replayed, erasures: erasures)
+        let startupIDs = try Self.startupIDs(
+            saved: checkpointer, replayed: replayed, erasures: erasures,
+            since: options.clock() - options.idRetentionMs)
         self.journal = journal
         self.checkpointer = checkpointer
         let writer = StoreWriter(
-            journal: journal, options: options, writable: writable, index: index, recentIDs: recentIDs)
+            journal: journal, options: options, writable: writable, index: index, startupIDs: startupIDs)
         self.writer = writer
         // Days before the retention window leave at start-up: from memory here, from the files
         // with a checkpoint right away — as what replayed erasures took does.

@@ -61,9 +61,8 @@ final class Checkpointer: @unchecked Sendable {
         lastCheckpointMs = options.clock()
     }
 
-    /// Loads the saved articles into `index` and returns the ids saved with them that are
-    /// younger than `sinceMs`; remembers the articles' versions as saved.
-    func restore(into index: MemoryIndex, idsSince sinceMs: Int64) throws(StoreError) -> [ExactKey: Int64] {
+    /// Loads the saved articles into `index` and remembers their versions as saved.
+    func restore(into index: MemoryIndex) throws(StoreError) {
         parted = try Self.partedNames(in: state)
         let rows = try state.cached("SELECT name, data FROM snapshots")
         defer { rows.reset() }
@@ -102,21 +101,23 @@ final class Checkpointer: @unchecked Sendable {
         rows.reset()
         try restoreBatch()
         lastSnapshotBytes = bytes
-        var ids: [ExactKey: Int64] = [:]
+    }
+
+    /// Calls `body` with the key of each saved id acknowledged after `sinceMs`, a chunk at a
+    /// time (a key may come more than once).
+    func forEachSavedID(since sinceMs: Int64, _ body: (UnsafeBufferPointer<UInt8>) -> Void) throws(StoreError)
+    {
         let chunks = try state.cached("SELECT data FROM recent_id_chunks WHERE newest_ms > ?1 ORDER BY chunk")
         defer { chunks.reset() }
         try chunks.bind(1, sinceMs)
         while try chunks.step() {
             try IDKeyList(blob: chunks.blob(0)).forEachKey { key, seenMs in
-                guard seenMs > sinceMs else { return }
-                let key = ExactKey(String(decoding: key, as: UTF8.self))
-                ids[key] = max(ids[key] ?? .min, seenMs)
+                if seenMs > sinceMs { body(key) }
             }
         }
-        return ids
     }
 
-    /// Marks what `index` holds now as saved (after ``restore(into:idsSince:)``, before the
+    /// Marks what `index` holds now as saved (after ``restore(into:)``, before the
     /// journal is replayed into it).
     func markSaved(_ index: MemoryIndex) {
         checkpointLock.withLock { saved = index.versionsByArticle() }
@@ -159,9 +160,9 @@ final class Checkpointer: @unchecked Sendable {
 
     /// Has the next checkpoint save `ids` too (ids start-up found in the journal, in no chunk
     /// yet), and take the ids `erasures` name (erasures start-up replayed) out of the chunks.
-    func saveWithNext(_ ids: [(key: ExactKey, seenMs: Int64)], erasures: [Erasure] = []) {
+    func saveWithNext(_ ids: IDKeyList, erasures: [Erasure] = []) {
         checkpointLock.withLock {
-            pendingIDs.append(contentsOf: IDKeyList(ids))
+            pendingIDs.append(contentsOf: ids)
             pendingErasures += erasures
         }
     }
