@@ -20,7 +20,7 @@ var port: UInt16 = 8090
 // libmicrohttpd's default, 32 KiB.
 var connectionMemory = 24_576
 // libmicrohttpd's worker threads; 0: one per core (the service runs two per core, which does
-// not help this server: measured, it answers as many requests or fewer with four than with two).
+// not help this server, whose workers never wait; docs/performance.md).
 var threadCount = 0
 // Serve through HTTPServer (the service's HTTP layer) instead of a bare daemon.
 var throughHTTPLayer = false

@@ -15,8 +15,8 @@ struct Options {
     var perIPConnectionLimit: UInt32 = 256
     var connectionMemory = 24_576
     /// Two per core: a worker waits now and then (the store's lock, the scheduler handing its
-    /// core to another process), and a second one per core keeps the core busy meanwhile —
-    /// measured on 2 cores, 4 workers answer about a third more single events than 2.
+    /// core to another process), and a second one per core keeps the core busy meanwhile
+    /// (docs/performance.md).
     var threads = min(256, 2 * ProcessInfo.processInfo.activeProcessorCount)
     var logRequests = true
     var fsyncCommits = false

@@ -44,8 +44,8 @@ struct IDDigest: Hashable {
 }
 
 /// A set of ``IDDigest``s: an open-addressing table of 8-byte slots (0 is empty), probed
-/// linearly, its capacity a power of two, at most 75% full — 10.7 to 21.3 bytes a digest, 13.4
-/// at 10 million. No allocation per id and no reference counting.
+/// linearly, its capacity a power of two, at most 75% full — 10.7 to 21.3 bytes a digest
+/// (docs/performance.md). No allocation per id and no reference counting.
 ///
 /// The slots live in an anonymous mapping that asks for huge pages: a day of ids can take a
 /// gigabyte, each lookup lands on a random slot, and with 4 KiB pages most of them would miss

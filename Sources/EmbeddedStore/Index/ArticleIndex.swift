@@ -120,7 +120,7 @@ struct ArticleIndex: Sendable {
 
     /// Calls `body` with each reader that has a day in `days`, in slot order, and its figures
     /// folded over those days. Reads the first-day records a chunk at a time: indexing the
-    /// chunked column once per reader made a fold over a million readers 60% slower.
+    /// chunked column once per reader costs a lookup of its chunk each time.
     func forEachReader(in days: DayRange, _ body: (_ slot: Int32, _ figures: DayFigures) -> Void) {
         let from = days.from ?? .min
         let to = days.to ?? .max
