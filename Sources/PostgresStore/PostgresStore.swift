@@ -151,7 +151,8 @@ public final class PostgresStore: ProgressStore {
                     throw StoreError.configuration("an article, reader or id is longer than the log takes")
                 }
                 try connection.execute(
-                    "INSERT INTO rp_log (committed_ms, payload) VALUES ($1, $2)", [.int(now), .bytes(payload)])
+                    "INSERT INTO rp_log (committed_ms, payload) VALUES ($1, $2)",
+                    [.int(now), .bytes(payload)])
             }
             return results
         }

@@ -68,7 +68,8 @@ final class PGConnection: @unchecked Sendable {
         try connect()
         let name = try preparedName(of: sql, parameterCount: parameters.count)
         let result = PGValue.withCParameters(parameters) { values, lengths, formats in
-            PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, binaryResult ? 1 : 0)
+            PQexecPrepared(
+                handle, name, Int32(parameters.count), values, lengths, formats, binaryResult ? 1 : 0)
         }
         guard let result else { throw brokenConnection("no result") }
         let status = PQresultStatus(result)
