@@ -26,7 +26,10 @@ let package = Package(
         .systemLibrary(name: "CPrefetch"),
 
         .target(name: "ProgressCore", swiftSettings: strict),
-        .target(name: "ProgressStore", dependencies: ["CSQLite", "CPrefetch"], swiftSettings: strict),
+        .target(name: "ProgressStore", swiftSettings: strict),
+        .target(
+            name: "EmbeddedStore", dependencies: ["ProgressStore", "CSQLite", "CPrefetch"],
+            swiftSettings: strict),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], swiftSettings: strict),
         .target(
             name: "ProgressService",
@@ -36,7 +39,7 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(
             name: "reading-progress",
-            dependencies: ["ProgressService", "ProgressStore", "HTTPServer"],
+            dependencies: ["ProgressService", "ProgressStore", "EmbeddedStore", "HTTPServer"],
             swiftSettings: strict),
         .executableTarget(
             name: "bench-ceiling", dependencies: ["CMicroHTTPD", "HTTPServer"], swiftSettings: strict),
@@ -47,6 +50,8 @@ let package = Package(
 
         .testTarget(name: "ProgressCoreTests", dependencies: ["ProgressCore"]),
         .testTarget(name: "ProgressStoreTests", dependencies: ["ProgressStore"]),
+        .testTarget(name: "EmbeddedStoreTests", dependencies: ["EmbeddedStore", "ProgressStore"]),
+        .testTarget(name: "StoreConformanceTests", dependencies: ["EmbeddedStore", "ProgressStore"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "ProgressServiceTests", dependencies: ["ProgressService"]),
         .testTarget(name: "EndToEndTests"),

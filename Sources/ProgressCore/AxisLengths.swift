@@ -1,4 +1,4 @@
-/// The five lengths along the scroll axis that SPEC §3 is written in, whichever axis that is.
+/// The five lengths along the scroll axis that the figures are defined in (docs/api.md), whichever axis that is.
 struct AxisLengths {
     /// `o`, the content offset.
     var offset: Double

@@ -2,7 +2,7 @@
 /// what is wrong with it.
 ///
 /// The HTTP service returns both to the client unchanged (`{"error":{"field":…,"message":…}}`,
-/// SPEC §6), so `field` is the JSON path exactly as the wire spells it and `message` is written for
+/// docs/api.md), so `field` is the JSON path exactly as the wire spells it and `message` is written for
 /// the developer who sent the event.
 public struct GeometryError: Error, Sendable, Hashable, CustomStringConvertible {
     /// JSON path of the culprit as the wire names it: `"contentSize.height"`, `"region.start"`,

@@ -1,4 +1,4 @@
-/// Everything a reading client draws from one scroll geometry (SPEC §3), and what the service
+/// Everything a reading client draws from one scroll geometry (docs/api.md, "The figures"), and what the service
 /// folds into an article's statistics. Every number is finite and none is `-0`.
 public struct ProgressFigures: Sendable, Hashable, Codable {
     /// Whether there is anything to scroll, `S > 0`. Seed 000's scrollable range: content that fits

@@ -1,5 +1,5 @@
 extension ScrollSnapshot {
-    /// Validates the geometry (see ``validate()``), then computes the figures of SPEC §3 along
+    /// Validates the geometry (see ``validate()``), then computes the figures (docs/api.md, "The figures") along
     /// ``axis``. Throws the first problem found, in field order; never returns a non-finite figure.
     public func figures() throws(GeometryError) -> ProgressFigures {
         try validate()

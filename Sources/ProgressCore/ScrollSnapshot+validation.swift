@@ -1,5 +1,5 @@
 extension ScrollSnapshot {
-    /// Checks the rules of SPEC §4 field by field, in the order of its table, and throws the first
+    /// Checks the rules of an event's fields (docs/api.md) field by field, in the order of its table, and throws the first
     /// problem found: every number finite; sizes and insets ≥ 0; `0 ≤ region.start <
     /// region.end ≤ C`; `step.index ≥ 0`, `step.total ≥ 1`; `indicator.trackLength > 0` and
     /// `0 ≤ indicator.thumbLength ≤ indicator.trackLength`. Both halves of every point, size and

@@ -1,4 +1,4 @@
-/// One snapshot of a scroll view, as a reading client reports it: the input of SPEC §3.
+/// One snapshot of a scroll view, as a reading client reports it: the input of the figures (docs/api.md).
 ///
 /// It mirrors SwiftUI's `ScrollGeometry`, which seeds 000 and 002 read in
 /// `onScrollGeometryChange`, plus the optional ``Region``, ``Step`` and ``Indicator`` that the

@@ -2,7 +2,7 @@ import Dispatch
 public import HTTPServer
 public import ProgressStore
 
-/// The HTTP API of SPEC §2–§7: routes a request, renders its answer, and adds what every
+/// The HTTP API (docs/api.md): routes a request, renders its answer, and adds what every
 /// answer carries (CORS, content type), then counts and logs it.
 ///
 /// Built once and then immutable, so the request path reads no mutable shared state beyond
@@ -16,8 +16,6 @@ public final class ProgressService: HTTPResponder {
     let token: BearerToken?
     /// Per-client request limits, when configured.
     let limiter: RateLimiter<ClientNetwork>?
-    /// Reads can take a while on large articles; they run here, off libmicrohttpd's threads.
-    let readQueue = DispatchQueue(label: "reading-progress.reads", attributes: .concurrent)
     /// Stats answers by article and query, while the article is unchanged.
     let statsCache = AnswerCache()
     /// Milliseconds since the epoch; replaceable so tests can pin the clock.
@@ -109,19 +107,8 @@ public final class ProgressService: HTTPResponder {
         switch route {
         case .events: ingest(request, finish)
         case .progress: finish(Result { () throws(APIError) in try progress(request) })
-        case .articles:
-            readQueue.async { [self] in finish(Result { () throws(APIError) in try listing(request) }) }
-        case .stats(let rawArticle):
-            let answer: @Sendable () -> Void = { [self] in
-                finish(Result { () throws(APIError) in try statistics(request, rawArticle: rawArticle) })
-            }
-            // The default query is answered from counters in microseconds: on this thread. One
-            // that must fold readers may take a while on a large article: off it.
-            if Self.isCountersQuery(request.query, defaultThreshold: configuration.completionThreshold) {
-                answer()
-            } else {
-                readQueue.async(execute: answer)
-            }
+        case .articles: listing(request, finish)
+        case .stats(let rawArticle): statistics(request, rawArticle: rawArticle, finish)
         case .healthz:
             guard store.isWritable else {
                 // After a failed write, a probe decides: the cause may be gone while no
@@ -130,7 +117,7 @@ public final class ProgressService: HTTPResponder {
                 return
             }
             finish(.success(healthy.value ?? health(writable: true)))
-        case .metrics: finish(.success(metricsText()))
+        case .metrics: metricsText(finish)
         case .asset(let index): finish(.success(WebCatalog.builtIn.entries[index].reply(to: request)))
         }
     }
@@ -191,19 +178,4 @@ public final class ProgressService: HTTPResponder {
     private static let plainJSONHeaders: [(name: String, value: String)] = [
         ("Content-Type", "application/json"), ("Cache-Control", "no-store"), ("Vary", "Origin"),
     ]
-
-    /// Whether a stats query asks only what the store's counters answer: all time, no engaged
-    /// minimum, a threshold in thousandths. Malformed queries count too: they fail fast.
-    static func isCountersQuery(_ query: String?, defaultThreshold: Double) -> Bool {
-        func inThousandths(_ threshold: Double) -> Bool { (threshold * 1000).rounded() / 1000 == threshold }
-        guard let query, !query.isEmpty else { return inThousandths(defaultThreshold) }
-        guard let parameters = try? QueryParameters(query) else { return true }
-        if parameters["from"] != nil || parameters["to"] != nil { return false }
-        if let seconds = parameters["minEngagedSeconds"], Double(seconds) != 0 { return false }
-        if let text = parameters["threshold"] {
-            guard let threshold = Double(text), threshold.isFinite else { return true }
-            return inThousandths(threshold)
-        }
-        return inThousandths(defaultThreshold)
-    }
 }

@@ -1,4 +1,4 @@
-/// What the service needs to know beyond its store: SPEC §2's options that shape answers.
+/// What the service needs to know beyond its store: The options (docs/operations.md) that shape answers.
 public struct ServiceConfiguration: Sendable {
     /// When set, read routes need `Authorization: Bearer <token>`.
     public var apiToken: String?

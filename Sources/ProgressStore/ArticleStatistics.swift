@@ -1,22 +1,24 @@
-/// The figures of SPEC §5 for one article, computed from its readers folded over a day range.
+/// The figures of one article (docs/api.md, "Statistics"), computed from its readers folded
+/// over a day range.
 ///
 /// Pure arithmetic shared by every store: a store only has to produce the ``ReaderSummary``
 /// list. A reader's *depth* is its maximum of the chosen ``Metric``; *counted* readers are the
 /// ones whose depth enters the depth figures and the completion rate.
 public struct ArticleStatistics: Sendable, Equatable {
     /// Which per-reader maximum is the depth.
-    public enum Metric: String, Sendable {
-        /// Maximum `progress`; readers who could never scroll are left out as unscrollable.
+    public enum Metric: String, Sendable, Hashable, CaseIterable {
+        /// Maximum `progress`; readers who could never scroll are left out of the depth figures.
         case progress
-        /// Maximum `seenDepth`; every reader counts.
+        /// Maximum `seenDepth`; every reader counts, an unscrollable one at depth 1.
         case seenDepth
     }
 
     /// Every reader with an event in range.
     public var readers: Int
-    /// With ``Metric/progress``: readers none of whose events was scrollable. 0 for seenDepth.
+    /// Readers none of whose events in range was scrollable, whatever the metric.
     public var unscrollableReaders: Int
-    /// Readers whose depth counts: `readers - unscrollableReaders`.
+    /// Readers whose depth counts: every reader for ``Metric/seenDepth``, the scrollable ones
+    /// for ``Metric/progress``.
     public var counted: Int
     /// Events in range, summed over readers.
     public var events: Int64
@@ -76,6 +78,7 @@ public struct ArticleStatistics: Sendable, Equatable {
         var events: Int64 = 0
         var engagedMs: Int64 = 0
         var completed = 0
+        var unscrollable = 0
         var firstMs: Int64?
         var lastMs: Int64?
         for reader in readers {
@@ -83,6 +86,7 @@ public struct ArticleStatistics: Sendable, Equatable {
             engagedMs += reader.engagedMs
             firstMs = min(firstMs ?? reader.firstMs, reader.firstMs)
             lastMs = max(lastMs ?? reader.lastMs, reader.lastMs)
+            if !reader.scrollable { unscrollable += 1 }
             let depth: Double
             switch metric {
             case .progress:
@@ -103,7 +107,7 @@ public struct ArticleStatistics: Sendable, Equatable {
         let engagedSeconds = Double(engagedMs) / 1000
         return ArticleStatistics(
             readers: readers.count,
-            unscrollableReaders: readers.count - counted,
+            unscrollableReaders: unscrollable,
             counted: counted,
             events: events,
             completed: completed,
@@ -117,6 +121,13 @@ public struct ArticleStatistics: Sendable, Equatable {
             engagedMeanPerReader: readers.isEmpty ? 0 : engagedSeconds / Double(readers.count),
             firstMs: firstMs,
             lastMs: lastMs)
+    }
+
+    /// The statistics of `readers` as `query` asks for them.
+    public static func compute(readers: [ReaderSummary], query: StatisticsQuery) -> ArticleStatistics {
+        compute(
+            readers: readers, metric: query.metric, threshold: query.threshold,
+            minEngagedSeconds: query.minEngagedSeconds)
     }
 
     /// The value at 1-based rank ⌈q·n⌉ (at least 1) of `sorted`; 0 when empty.

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A string as a dictionary key by its exact UTF-8 bytes.
 ///
 /// Swift's `String` compares and hashes by canonical equivalence, so `"café"` written with a
@@ -12,10 +18,27 @@ public struct ExactKey: Hashable, Sendable {
     }
 
     public static func == (lhs: ExactKey, rhs: ExactKey) -> Bool {
-        ArticleKey.bytesEqual(lhs.string, rhs.string)
+        bytesEqual(lhs.string, rhs.string)
     }
 
     public func hash(into hasher: inout Hasher) {
         withUTF8(of: string) { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
+}
+
+/// Whether `a` and `b` hold the same UTF-8 bytes, compared with `memcmp`: walking
+/// `String.UTF8View`s element by element costs several times more.
+package func bytesEqual(_ a: String, _ b: String) -> Bool {
+    a.utf8.count == b.utf8.count
+        && withUTF8(of: a) { a in
+            withUTF8(of: b) { b in a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
+        }
+}
+
+/// Calls `body` with `string`'s UTF-8 bytes. Borrows them where `String.withUTF8` would copy
+/// the string into a `var` first (a retain and a release per call).
+package func withUTF8<Result>(of string: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    if let result = string.utf8.withContiguousStorageIfAvailable(body) { return result }
+    var copy = string
+    return copy.withUTF8(body)
 }

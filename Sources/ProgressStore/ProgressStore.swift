@@ -1,3 +1,119 @@
+/// Where per-article statistics live: the embedded store (an event journal, an in-memory
+/// index and SQLite checkpoints) by default, PostgreSQL when several service nodes share one
+/// database. Every implementation passes the same conformance suite.
+///
+/// Everything that may wait on I/O completes through a callback rather than returning, so that
+/// a store over the network never holds the caller's thread (the service's HTTP workers). A
+/// store may call a completion before the method returns, on the calling thread — when the
+/// answer is at hand, as the embedded store's counters are — or later on a thread of its own.
+/// Completions must be short: they may run on a store's only writer or sync thread.
+public protocol ProgressStore: AnyObject, Sendable {
+    /// Durably records `events` and calls `completion` once they are committed — never before —
+    /// or with the error that kept them out (in which case none of them changed anything).
+    /// Events whose `eventID` was counted for the same article and reader within the last 24
+    /// hours are acknowledged as duplicates and change nothing.
+    func append(
+        _ events: [EventRecord], completion: @escaping @Sendable (Result<AppendResult, StoreError>) -> Void)
+
+    /// The readers of `article` with their figures folded over `days`, in the byte order of
+    /// their ids, or `nil` when the article never had an event (in any range).
+    func readers(
+        of article: String, in days: DayRange,
+        completion: @escaping @Sendable (Result<[ReaderSummary]?, StoreError>) -> Void)
+
+    /// The figures of one article (docs/api.md, "Statistics"), or `nil` when it never had an
+    /// event. Equal to ``ArticleStatistics/compute(readers:metric:threshold:minEngagedSeconds:)``
+    /// over ``readers(of:in:completion:)``, but for quantiles, which a store may answer from
+    /// histograms up to 0.001 low.
+    func statistics(
+        _ query: StatisticsQuery,
+        completion: @escaping @Sendable (Result<ArticleStatistics?, StoreError>) -> Void)
+
+    /// One page of the listing (docs/api.md, "Every article"): the articles that ever had an
+    /// event, in `query.order`, from `query.offset`, at most `query.limit` of them.
+    func listing(
+        _ query: ListingQuery, completion: @escaping @Sendable (Result<ListingPage, StoreError>) -> Void)
+
+    /// A number that changes whenever any figure of `article` may have changed, read without
+    /// waiting on I/O — or `nil` when the store cannot tell at that cost (then nothing computed
+    /// from it is kept). Answers computed at one version are reused while it holds.
+    func version(of article: String) -> UInt64?
+
+    /// Whether the store accepts writes right now (drives `/healthz`), without waiting on I/O.
+    var isWritable: Bool { get }
+
+    /// Tries a tiny write and reports whether it took, updating ``isWritable``. `/healthz` calls
+    /// it while the store is unwritable, so that the store can recover without appends.
+    func probe(completion: @escaping @Sendable (Bool) -> Void)
+
+    /// The store's figures for `/metrics`: its size and the gauges of its inner workings.
+    func report(completion: @escaping @Sendable (StoreReport) -> Void)
+
+    /// Commits what is pending, then releases the store. Later calls fail with
+    /// ``StoreError/closed``.
+    func close()
+}
+
+extension ProgressStore {
+    /// Stores that keep no counters fold the readers and compute: right for any store, fast for none.
+    public func statisticsByFoldingReaders(
+        _ query: StatisticsQuery,
+        completion: @escaping @Sendable (Result<ArticleStatistics?, StoreError>) -> Void
+    ) {
+        readers(of: query.article, in: query.days) { result in
+            completion(result.map { $0.map { ArticleStatistics.compute(readers: $0, query: query) } })
+        }
+    }
+}
+
+/// One stats question: an article, a range of days and how to count completion.
+public struct StatisticsQuery: Sendable, Hashable {
+    public var article: String
+    public var days: DayRange
+    public var metric: ArticleStatistics.Metric
+    /// A reader completes at depth ≥ this, 0…1.
+    public var threshold: Double
+    /// …and with at least this much engaged time in range.
+    public var minEngagedSeconds: Double
+
+    public init(
+        article: String, days: DayRange = .allTime, metric: ArticleStatistics.Metric = .progress,
+        threshold: Double, minEngagedSeconds: Double = 0
+    ) {
+        self.article = article
+        self.days = days
+        self.metric = metric
+        self.threshold = threshold
+        self.minEngagedSeconds = minEngagedSeconds
+    }
+}
+
+/// What a store tells `/metrics`.
+public struct StoreReport: Sendable, Equatable {
+    /// Bytes the store occupies (its files, or its database), when it knows.
+    public var sizeBytes: Int64?
+    /// Gauges beyond size and writability: `reading_progress_store_<name>`.
+    public var gauges: [StoreGauge]
+
+    public init(sizeBytes: Int64?, gauges: [StoreGauge]) {
+        self.sizeBytes = sizeBytes
+        self.gauges = gauges
+    }
+}
+
+/// One `/metrics` gauge a store reports: `reading_progress_store_<name>`.
+public struct StoreGauge: Sendable, Equatable {
+    public var name: String
+    public var help: String
+    public var value: Double
+
+    public init(name: String, help: String, value: Double) {
+        self.name = name
+        self.help = help
+        self.value = value
+    }
+}
+
 /// What a reader did on one article over a range of days, folded across those days.
 public struct ReaderSummary: Sendable, Equatable {
     public var reader: String
@@ -36,6 +152,11 @@ public struct DayRange: Sendable, Equatable, Hashable {
         self.to = to
     }
     public static let allTime = DayRange()
+
+    /// Whether `day` lies in the range.
+    public func contains(_ day: Int32) -> Bool {
+        (from.map { day >= $0 } ?? true) && (to.map { day <= $0 } ?? true)
+    }
 }
 
 /// The outcome of appending a group of events.
@@ -47,118 +168,5 @@ public struct AppendResult: Sendable, Equatable {
     public init(counted: Int, duplicates: Int) {
         self.counted = counted
         self.duplicates = duplicates
-    }
-}
-
-/// Where per-article statistics live. SQLite embedded by default; PostgreSQL when several
-/// service nodes share one database. Every implementation passes the same test suite.
-public protocol ProgressStore: AnyObject, Sendable {
-    /// Durably records `events` and calls `completion` once they are committed — never before —
-    /// or with the error that kept them out (in which case none of them changed anything).
-    /// Never waits for other requests; the completion may run before `append` returns (on the
-    /// calling thread) or later on another thread.
-    func append(
-        _ events: [EventRecord],
-        completion: @escaping @Sendable (Result<AppendResult, StoreError>) -> Void)
-
-    /// The readers of `article` with their figures folded over `days`, or `nil` when the
-    /// article never had an event (in any range).
-    func readers(of article: String, in days: DayRange) throws(StoreError) -> [ReaderSummary]?
-
-    /// SPEC §5's figures for `article` over `days`, or `nil` when it never had an event. Stores
-    /// that keep counters up to date answer the default query without visiting every reader.
-    func statistics(
-        of article: String, in days: DayRange, metric: ArticleStatistics.Metric, threshold: Double,
-        minEngagedSeconds: Double
-    ) throws(StoreError) -> ArticleStatistics?
-
-    /// A number that changes whenever any statistic of `article` may have changed, or `nil`
-    /// when the store cannot tell (then nothing computed from it is reused).
-    func version(of article: String) -> UInt64?
-
-    /// One row per article that ever had an event, with its figures over `days` (SPEC §5's
-    /// listing). `threshold` decides completion; readers count as in the stats route with
-    /// `metric=progress` and `minEngagedSeconds=0`. Articles with no event in range come with
-    /// zeros and a `nil` last event time.
-    func listing(in days: DayRange, threshold: Double) throws(StoreError) -> [ArticleListing]
-
-    /// Whether the store accepts writes right now (drives `/healthz`).
-    var isWritable: Bool { get }
-
-    /// Tries a tiny write and reports whether it took, updating ``isWritable``. `/healthz` calls
-    /// it while the store is unwritable and idle, so that the store can recover without appends.
-    func probe(completion: (@Sendable (Bool) -> Void)?)
-
-    /// Gauges about the store's inner workings for `/metrics` beyond size and writability,
-    /// such as work it has acknowledged but not yet put in its final place.
-    var gauges: [StoreGauge] { get }
-
-    /// Bytes the store occupies (file size for SQLite), for `/metrics`.
-    var sizeBytes: Int64 { get }
-
-    /// Commits what is pending, then releases the store. Further appends fail.
-    func close()
-}
-
-/// One `/metrics` gauge a store reports: `reading_progress_store_<name>`.
-public struct StoreGauge: Sendable, Equatable {
-    public var name: String
-    public var help: String
-    public var value: Double
-
-    public init(name: String, help: String, value: Double) {
-        self.name = name
-        self.help = help
-        self.value = value
-    }
-}
-
-extension ProgressStore {
-    /// Stores with nothing more to tell report no gauges.
-    public var gauges: [StoreGauge] { [] }
-
-    /// Stores that cannot tell report no version.
-    public func version(of article: String) -> UInt64? { nil }
-
-    /// Folds the readers and computes; right for any store, fast for none.
-    public func statistics(
-        of article: String, in days: DayRange, metric: ArticleStatistics.Metric, threshold: Double,
-        minEngagedSeconds: Double
-    ) throws(StoreError) -> ArticleStatistics? {
-        try readers(of: article, in: days).map {
-            ArticleStatistics.compute(
-                readers: $0, metric: metric, threshold: threshold, minEngagedSeconds: minEngagedSeconds)
-        }
-    }
-
-    /// Stores without a way to probe report ``isWritable`` as it is.
-    public func probe(completion: (@Sendable (Bool) -> Void)?) {
-        completion?(isWritable)
-    }
-}
-
-/// One article's line in `GET /v1/articles`.
-public struct ArticleListing: Sendable, Equatable {
-    public var article: String
-    /// Every reader with an event in range, unscrollable ones included.
-    public var readers: Int
-    public var events: Int64
-    /// Completed ÷ counted (scrollable) readers; 0 when none counts.
-    public var completionRate: Double
-    /// Mean of the counted readers' maximum progress; 0 when none counts.
-    public var meanDepth: Double
-    /// Latest event time in range, ms since the epoch; `nil` when none is in range.
-    public var lastEventMs: Int64?
-
-    public init(
-        article: String, readers: Int, events: Int64, completionRate: Double, meanDepth: Double,
-        lastEventMs: Int64?
-    ) {
-        self.article = article
-        self.readers = readers
-        self.events = events
-        self.completionRate = completionRate
-        self.meanDepth = meanDepth
-        self.lastEventMs = lastEventMs
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// SPEC §2's options, each also readable from its `READING_PROGRESS_*` environment variable.
+/// The options (docs/operations.md), each also readable from its `READING_PROGRESS_*` environment variable.
 /// A command-line option wins over the environment.
 struct Options {
     var host = "127.0.0.1"

@@ -1,4 +1,5 @@
 import Dispatch
+import EmbeddedStore
 import Foundation
 import HTTPServer
 import ProgressService
@@ -51,9 +52,9 @@ func serve(_ options: Options) -> Int32 {
     let shownHost = options.host.contains(":") ? "[\(options.host)]" : options.host
     log.lifecycle("started reading-progress \(version), store \(describe(options.store))")
     if options.store.hasPrefix("sqlite:"),
-        let caveat = SQLiteStore.fileSystemCaveat(path: String(options.store.dropFirst("sqlite:".count)))
+        let caveat = EmbeddedStore.fileSystemCaveat(path: String(options.store.dropFirst("sqlite:".count)))
     {
-        log.lifecycle("warning: \(caveat)")
+        log.lifecycle(caveat)
     }
     // The one line on standard output, written in one call so that nothing buffers it.
     let line = Array("listening on http://\(shownHost):\(port)\n".utf8)
@@ -70,12 +71,12 @@ func serve(_ options: Options) -> Int32 {
 }
 
 private func openStore(_ url: String, fsyncCommits: Bool) throws -> any ProgressStore {
-    if url == "memory:" { return try SQLiteStore(path: ":memory:") }
+    if url == "memory:" { return try EmbeddedStore(path: ":memory:") }
     if url.hasPrefix("sqlite:") {
-        let options = SQLiteStore.Options(fsyncEachCommit: fsyncCommits)
-        return try SQLiteStore(path: String(url.dropFirst("sqlite:".count)), options: options)
+        let options = EmbeddedStore.Options(fsyncEachCommit: fsyncCommits)
+        return try EmbeddedStore(path: String(url.dropFirst("sqlite:".count)), options: options)
     }
-    throw StoreError(code: 0, message: "the PostgreSQL store is not available in this build")
+    throw StoreError.configuration("the PostgreSQL store is not available in this build")
 }
 
 /// The store URL without a password, for logs.

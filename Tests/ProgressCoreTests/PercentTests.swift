@@ -42,7 +42,8 @@ let percentCases: [PercentCase] = [
 @Suite("Percent: seed 000's accessibility value")
 struct PercentTests {
     @Test(
-        "rounds to the nearest, ties to even, after Double arithmetic", arguments: ScrollAxis.allCases, percentCases
+        "rounds to the nearest, ties to even, after Double arithmetic", arguments: ScrollAxis.allCases,
+        percentCases
     )
     func percent(axis: ScrollAxis, row: PercentCase) throws {
         let geometry = Along(offset: row.offset, content: 1800, container: 800).geometry(axis)

@@ -51,11 +51,11 @@ struct ArticleStatisticsTests {
         #expect(stats.lastMs == 600)
     }
 
-    @Test("seenDepth metric: every reader counts")
+    @Test("seenDepth metric: every reader counts, and unscrollable readers are still named")
     func seenDepthMetric() {
         let stats = ArticleStatistics.compute(
             readers: five, metric: .seenDepth, threshold: 0.9, minEngagedSeconds: 0)
-        #expect(stats.unscrollableReaders == 0)
+        #expect(stats.unscrollableReaders == 1)
         #expect(stats.counted == 5)
         #expect(stats.completed == 3)  // r3, r4, r5
         #expect(stats.rate == 0.6)

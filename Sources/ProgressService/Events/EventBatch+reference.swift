@@ -1,7 +1,7 @@
 import ProgressCore
 
 extension EventBatch {
-    /// `decode` as it was before `EventScanner`: every body through `JSONParser` and
+    /// `decode` without `EventScanner`: every body through `JSONParser` and
     /// `EventDecoder`, NDJSON split with the standard library. The service never calls it; the
     /// differential tests and `EventIngestProbe` hold `decode` to it, so that the scanner and the
     /// line splitter may make decoding faster but never different.

@@ -1,6 +1,6 @@
 import ProgressCore
 
-/// An event as a client sent it, checked field by field (SPEC §4) but not yet placed in time.
+/// An event as a client sent it, checked field by field (docs/api.md, "Events") but not yet placed in time.
 /// Its geometry has passed `validate()`: both decoders refuse an event whose geometry does not.
 struct DecodedEvent: Sendable {
     let article: String
@@ -54,7 +54,7 @@ struct EventDecoder {
     }
 
     private func identity(_ object: JSONValue, _ field: String, maxBytes: Int) throws(APIError) -> String? {
-        // `/v1/progress` ignores who is reading (SPEC §4): nothing to check.
+        // `/v1/progress` ignores who is reading (docs/api.md, "Events"): nothing to check.
         guard requireIdentity else { return nil }
         guard let value = present(object[field]) else {
             throw .invalidEvent("\(field) is required", field: field)

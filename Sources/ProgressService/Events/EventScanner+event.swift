@@ -86,7 +86,7 @@ extension EventScanner {
     }
 
     /// The member whose name starts at `index`, told apart by its first byte; `nil` for a name
-    /// SPEC §4 does not give an event, whose member `skipUnknownMember(seen:)` steps over.
+    /// an event does not have (docs/api.md), whose member `skipUnknownMember(seen:)` steps over.
     private mutating func member() throws(Unusual) -> Key? {
         switch current {
         case UInt8(ascii: "a"):

@@ -14,7 +14,7 @@ extension EventScanner {
         var spans: [Range<Int>] = []
     }
 
-    /// Steps over a member SPEC §4 does not name — its name's first byte at `index` — which
+    /// Steps over a member an event does not have — its name's first byte at `index` — which
     /// `EventDecoder` ignores whatever it holds, when the name is plain and new to the object and
     /// the value is a string the scanner reads, a number it reads, `true`, `false` or `null`.
     /// An object or an array, a name given before and anything else unusual are the tree

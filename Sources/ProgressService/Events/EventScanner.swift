@@ -1,7 +1,7 @@
 /// Reads events straight from the bytes of a body, for the bodies that clients nearly always
 /// send: strings of printable ASCII whose only escape is `\/` (and, in the values of `article`,
 /// `reader` and `id`, UTF-8 beyond ASCII, as Foundation's JSON writers leave it), numbers without
-/// an exponent and with at most 15 significant digits, the members SPEC §4 names and unknown
+/// an exponent and with at most 15 significant digits, the members an event has (docs/api.md) and unknown
 /// ones whose value is such a string, such a number, `true`, `false` or `null`.
 ///
 /// It answers only when `JSONParser` followed by `EventDecoder` would produce the very same

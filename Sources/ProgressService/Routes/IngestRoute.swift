@@ -3,7 +3,7 @@ import ProgressCore
 import ProgressStore
 
 extension ProgressService {
-    /// `POST /v1/events` (SPEC §4): validate every event, hand the valid ones to the store in one
+    /// `POST /v1/events` (docs/api.md, "Events"): validate every event, hand the valid ones to the store in one
     /// append, and answer 202 only once the store says they are durable.
     func ingest(_ request: HTTPRequest, _ finish: @escaping Completion) {
         let started = MonotonicClock.now()

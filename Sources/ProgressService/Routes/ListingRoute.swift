@@ -1,51 +1,45 @@
 import HTTPServer
 import ProgressStore
 
-/// How `GET /v1/articles` orders its rows; ties go by article id.
-enum ListingOrder: String, CaseIterable, Sendable {
-    /// Most readers first.
-    case readers
-    /// Highest completion rate first.
-    case completion
-    /// Latest event first; articles with no event in range last.
-    case recent
-    /// By article id, ascending (UTF-8 byte order).
-    case article
-}
-
 extension ProgressService {
     static let defaultPageSize = 50
 
-    /// `GET /v1/articles` (SPEC §5): every article with its headline figures, a page at a time.
-    func listing(_ request: HTTPRequest) throws(APIError) -> Reply {
-        let query = try QueryParameters(request.query)
-        let order = try query.choice("sort", default: ListingOrder.readers)
-        let limit = try query.integer("limit", in: 1...1000) ?? Self.defaultPageSize
-        let (from, to) = try query.dayRange()
-        let prefix = query["prefix"]
-        if let prefix, !(1...256).contains(prefix.utf8.count) {
-            throw .invalidQuery("prefix must be 1 to 256 bytes of UTF-8", field: "prefix")
-        }
-        let context = PageCursor.Context(order: order.rawValue, from: from, to: to, prefix: prefix)
-        let offset =
-            try query["cursor"].map { (text) throws(APIError) in
-                try PageCursor.offset(from: text, context: context)
-            } ?? 0
-
-        var rows: [ArticleListing]
-        do {
-            rows = try store.listing(
-                in: DayRange(from: from, to: to), threshold: configuration.completionThreshold)
+    /// `GET /v1/articles` (docs/api.md, "Every article"): every article with its headline
+    /// figures, a page at a time.
+    func listing(_ request: HTTPRequest, _ finish: @escaping Completion) {
+        let query: ListingQuery
+        let context: PageCursor.Context
+        do throws(APIError) {
+            let parameters = try QueryParameters(request.query)
+            let order = try parameters.choice("sort", default: ListingOrder.readers)
+            let limit = try parameters.integer("limit", in: 1...1000) ?? Self.defaultPageSize
+            let (from, to) = try parameters.dayRange()
+            let prefix = try parameters.text("prefix", bytes: 1...256)
+            context = PageCursor.Context(order: order.rawValue, from: from, to: to, prefix: prefix)
+            let offset =
+                try parameters["cursor"].map { (text) throws(APIError) in
+                    try PageCursor.offset(from: text, context: context)
+                } ?? 0
+            query = ListingQuery(
+                days: DayRange(from: from, to: to), order: order,
+                threshold: configuration.completionThreshold,
+                offset: offset, limit: limit, prefix: prefix)
         } catch {
-            throw .storeUnavailable(error.message)
+            finish(.failure(error))
+            return
         }
-        if let prefix {
-            rows.removeAll { !$0.article.utf8.starts(with: prefix.utf8) }
+        store.listing(query) { result in
+            finish(
+                result.map { Self.render($0, of: query, context: context) }
+                    .mapError { .storeUnavailable($0.message) })
         }
-        rows.sort(by: order.areInIncreasingOrder)
-        let page = rows.dropFirst(offset).prefix(limit)
-        let nextOffset = offset + page.count
+    }
 
+    private static func render(_ listing: ListingPage, of query: ListingQuery, context: PageCursor.Context)
+        -> Reply
+    {
+        let page = listing.rows
+        let nextOffset = query.offset + page.count
         var w = JSONWriter(capacity: 128 * page.count + 64)
         w.beginObject()
         w.key("articles")
@@ -68,26 +62,13 @@ extension ProgressService {
         }
         w.endArray()
         w.key("next")
-        if nextOffset < rows.count {
+        if listing.hasMore {
             w.string(PageCursor.make(offset: nextOffset, context: context))
         } else {
             w.null()
         }
         w.endObject()
         return .json(200, w)
-    }
-}
-
-extension ListingOrder {
-    func areInIncreasingOrder(_ a: ArticleListing, _ b: ArticleListing) -> Bool {
-        switch self {
-        case .readers where a.readers != b.readers: return a.readers > b.readers
-        case .completion where a.completionRate != b.completionRate:
-            return a.completionRate > b.completionRate
-        case .recent where a.lastEventMs != b.lastEventMs:
-            return (a.lastEventMs ?? .min) > (b.lastEventMs ?? .min)
-        default: return a.article.utf8.lexicographicallyPrecedes(b.article.utf8)
-        }
     }
 }
 
@@ -100,11 +81,10 @@ enum PageCursor {
         var to: Int32?
         var prefix: String?
 
-        /// Last, the prefix needs no escaping; without one, the text (and so every cursor) is
-        /// what it is for listings that have none.
         var text: String {
-            "\(order)|\(from.map(String.init) ?? "")|\(to.map(String.init) ?? "")"
-                + (prefix.map { "|" + $0 } ?? "")
+            let range = "\(order)|\(from.map(String.init) ?? "")|\(to.map(String.init) ?? "")"
+            // Cursors of listings without a prefix read as they always have.
+            return prefix.map { "\(range)|\($0.utf8.count):\($0)" } ?? range
         }
     }
 
@@ -118,8 +98,7 @@ enum PageCursor {
             parts[1] == checksum(offset: offset, context: context)
         else {
             throw .invalidQuery(
-                "cursor is not one this listing handed out (sort, from, to and prefix must match)",
-                field: "cursor")
+                "cursor is not one this listing handed out (sort, from and to must match)", field: "cursor")
         }
         return offset
     }

@@ -1,5 +1,5 @@
 extension ProgressService {
-    /// `GET /healthz` (SPEC §7): 200 while the store accepts writes, else 503.
+    /// `GET /healthz` (docs/operations.md): 200 while the store accepts writes, else 503.
     func health(writable: Bool) -> Reply {
         var w = JSONWriter()
         w.beginObject()
@@ -18,10 +18,15 @@ extension ProgressService {
     }
 
     /// `GET /metrics` in the Prometheus text format.
-    func metricsText() -> Reply {
-        let text = metrics.render(
-            storeSizeBytes: store.sizeBytes, storeWritable: store.isWritable, storeGauges: store.gauges)
-        return Reply(
-            status: 200, body: Array(text.utf8), contentType: "text/plain; version=0.0.4; charset=utf-8")
+    func metricsText(_ finish: @escaping Completion) {
+        store.report { [self] report in
+            let text = metrics.render(
+                storeSizeBytes: report.sizeBytes, storeWritable: store.isWritable, storeGauges: report.gauges)
+            finish(
+                .success(
+                    Reply(
+                        status: 200, body: Array(text.utf8),
+                        contentType: "text/plain; version=0.0.4; charset=utf-8")))
+        }
     }
 }

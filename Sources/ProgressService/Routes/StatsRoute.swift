@@ -1,52 +1,63 @@
 import HTTPServer
 import ProgressStore
 
-/// The metric a stats query folds readers by.
-enum MetricName: String, CaseIterable, Sendable {
-    case progress, seenDepth
-}
-
 extension ProgressService {
-    /// `GET /v1/articles/{article}/stats` (SPEC §5).
-    func statistics(_ request: HTTPRequest, rawArticle: Substring) throws(APIError) -> Reply {
+    /// `GET /v1/articles/{article}/stats` (docs/api.md, "Statistics of one article").
+    func statistics(_ request: HTTPRequest, rawArticle: Substring, _ finish: @escaping Completion) {
         // Kept answers are found by the request as spelled, before any decoding; the article's
         // version, read before its answer was computed, says whether one still holds.
         let cacheKey = rawArticle + "?" + (request.query ?? "")
         if let kept = statsCache.entry(for: cacheKey), store.version(of: kept.article) == kept.version {
-            return kept.reply
+            finish(.success(kept.reply))
+            return
         }
-        guard let article = percentDecode(rawArticle), !article.isEmpty else {
-            throw APIError(
-                status: 400, code: "invalid_path",
-                message: "the article id is not valid percent-encoded UTF-8",
-                field: "article")
+        let query: StatisticsQuery
+        do throws(APIError) {
+            guard let article = percentDecode(rawArticle), !article.isEmpty else {
+                throw APIError(
+                    status: 400, code: "invalid_path",
+                    message: "the article id is not valid percent-encoded UTF-8",
+                    field: "article")
+            }
+            query = try statisticsQuery(article: article, query: request.query)
+        } catch {
+            finish(.failure(error))
+            return
         }
-        let version = store.version(of: article)
-        var reply = try computeStatistics(article: article, query: request.query)
-        if let version {
-            reply.prepared = prepare(reply)
-            statsCache.store(reply, article: article, version: version, for: cacheKey)
+        let version = store.version(of: query.article)
+        store.statistics(query) { [self] result in
+            finish(
+                Result { () throws(APIError) in
+                    guard let stats = try result.mapError({ APIError.storeUnavailable($0.message) }).get()
+                    else {
+                        throw .unknownArticle(query.article)
+                    }
+                    var reply = render(stats, for: query)
+                    if let version {
+                        reply.prepared = prepare(reply)
+                        statsCache.store(reply, article: query.article, version: version, for: cacheKey)
+                    }
+                    return reply
+                })
         }
-        return reply
     }
 
-    private func computeStatistics(article: String, query rawQuery: String?) throws(APIError) -> Reply {
+    private func statisticsQuery(article: String, query rawQuery: String?) throws(APIError) -> StatisticsQuery
+    {
         let query = try QueryParameters(rawQuery)
-        let metric = try query.choice("metric", default: MetricName.progress)
+        let metric = try query.choice("metric", default: ArticleStatistics.Metric.progress)
         let threshold = try query.number("threshold", in: 0...1) ?? configuration.completionThreshold
         let minEngagedSeconds = try query.number("minEngagedSeconds", in: 0...1e12) ?? 0
         let (from, to) = try query.dayRange()
-        let found: ArticleStatistics?
-        do {
-            found = try store.statistics(
-                of: article, in: DayRange(from: from, to: to),
-                metric: metric == .progress ? .progress : .seenDepth,
-                threshold: threshold, minEngagedSeconds: minEngagedSeconds)
-        } catch {
-            throw .storeUnavailable(error.message)
-        }
-        guard let stats = found else { throw .unknownArticle(article) }
+        return StatisticsQuery(
+            article: article, days: DayRange(from: from, to: to),
+            metric: metric, threshold: threshold,
+            minEngagedSeconds: minEngagedSeconds)
+    }
 
+    private func render(_ stats: ArticleStatistics, for query: StatisticsQuery) -> Reply {
+        let (article, metric, from, to) = (query.article, query.metric, query.days.from, query.days.to)
+        let (threshold, minEngagedSeconds) = (query.threshold, query.minEngagedSeconds)
         var w = JSONWriter(capacity: 2048)
         w.beginObject()
         w.key("article")

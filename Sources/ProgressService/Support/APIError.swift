@@ -1,4 +1,4 @@
-/// An error answer of SPEC §6: `{"error":{"code":…,"message":…,"field":…}}`.
+/// An error answer (docs/api.md, "Errors"): `{"error":{"code":…,"message":…,"field":…}}`.
 ///
 /// A value that renders its own response, so every rejection anywhere in the service looks the
 /// same to a client.

@@ -1,4 +1,4 @@
-/// SPEC §6's CORS: allowed origins are echoed (never `*`, since beacons carry credentials),
+/// CORS (docs/api.md, "CORS"): allowed origins are echoed (never `*`, since beacons carry credentials),
 /// with `Vary: Origin` so caches keep answers for different origins apart.
 struct CORSPolicy: Sendable {
     private let allowsAll: Bool

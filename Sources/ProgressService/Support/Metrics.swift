@@ -5,7 +5,7 @@ import Synchronization
     import Glibc
 #endif
 
-/// Counters and histograms for `GET /metrics` (SPEC §7), safe to update from any thread.
+/// Counters and histograms for `GET /metrics` (docs/operations.md), safe to update from any thread.
 ///
 /// Every request adds to them, so they take no lock: each series the service can produce is
 /// an atomic counter at a fixed index (route × method × status), and only a status outside the
@@ -70,7 +70,7 @@ public final class Metrics: Sendable {
     }
 
     /// The Prometheus text exposition format, version 0.0.4.
-    func render(storeSizeBytes: Int64, storeWritable: Bool, storeGauges: [StoreGauge] = []) -> String {
+    func render(storeSizeBytes: Int64?, storeWritable: Bool, storeGauges: [StoreGauge] = []) -> String {
         var out = ""
         out +=
             "# HELP reading_progress_http_requests_total HTTP requests answered, by route, method and status.\n"
@@ -108,9 +108,11 @@ public final class Metrics: Sendable {
         out += commitSeconds.render(
             name: "reading_progress_store_commit_duration_seconds",
             help: "Time from handing events to the store until they are durable.")
-        out += "# HELP reading_progress_store_size_bytes Bytes the store occupies on disk.\n"
-        out += "# TYPE reading_progress_store_size_bytes gauge\n"
-        out += "reading_progress_store_size_bytes \(storeSizeBytes)\n"
+        if let storeSizeBytes {
+            out += "# HELP reading_progress_store_size_bytes Bytes the store occupies on disk.\n"
+            out += "# TYPE reading_progress_store_size_bytes gauge\n"
+            out += "reading_progress_store_size_bytes \(storeSizeBytes)\n"
+        }
         out += "# HELP reading_progress_store_writable 1 while the store accepts writes.\n"
         out += "# TYPE reading_progress_store_writable gauge\n"
         out += "reading_progress_store_writable \(storeWritable ? 1 : 0)\n"

@@ -65,6 +65,18 @@ struct QueryParameters: Sendable {
         return value
     }
 
+    /// A text of `bytes` UTF-8 bytes without control characters, or `nil` when absent.
+    func text(_ name: String, bytes: ClosedRange<Int>) throws(APIError) -> String? {
+        guard let text = values[name] else { return nil }
+        guard bytes.contains(text.utf8.count), !text.unicodeScalars.contains(where: isControl)
+        else {
+            throw .invalidQuery(
+                "\(name) must be \(bytes.lowerBound)–\(bytes.upperBound) bytes without control characters",
+                field: name)
+        }
+        return text
+    }
+
     func integer(_ name: String, in range: ClosedRange<Int>) throws(APIError) -> Int? {
         guard let text = values[name] else { return nil }
         guard let value = Int(text), range.contains(value) else {

@@ -4,7 +4,7 @@ import Synchronization
 private let minimumPruneSize = 1024
 
 /// At most `rate` requests a second from one client, as a token bucket per client: a client
-/// may spend a second's worth at once, and earns `rate` more each second after (SPEC §6: 429
+/// may spend a second's worth at once, and earns `rate` more each second after (docs/api.md: 429
 /// with `Retry-After`).
 ///
 /// Clients are kept in shards, each behind its own lock, so that the workers rarely wait for

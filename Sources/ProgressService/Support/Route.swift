@@ -1,4 +1,4 @@
-/// The routes of SPEC §2–§7, matched on the raw (still percent-encoded) path.
+/// The routes (docs/api.md), matched on the raw (still percent-encoded) path.
 enum Route: Sendable, Equatable {
     case events
     case progress

@@ -1,0 +1,249 @@
+import Foundation
+import ProgressStore
+
+/// Saves the in-memory index into the SQLite database, in the background, so that the journal
+/// can be cut and a restart loads articles whole instead of replaying events.
+///
+/// A checkpoint writes one row per changed article (`snapshots`: the article's records,
+/// encoded), the ids of the last 24 hours, and `folded_seq` — the last journal entry they
+/// include — in ONE transaction (fsynced: `synchronous=FULL`), then removes the journal
+/// segments before it. A crash at any point leaves either the previous checkpoint and the whole
+/// journal after it, or the new one: start-up loads the snapshots and replays the entries after
+/// `folded_seq`, so no event is lost or counted twice.
+///
+/// The work is in proportion to the articles that changed, not to the events: an article with
+/// a million readers costs the same whether it had one new event or a million. Checkpoints run
+/// when the journal has grown as large as the saved articles (at least 64 MiB) — so they write
+/// at most as many bytes as the journal took, and a restart replays at most about as much as
+/// it loads — at most ``Options/checkpointIntervalMs`` after the last one when anything
+/// changed, and at ``stop()``. The thread runs at nice 10: catch-up work, never ahead of answering.
+final class Checkpointer: @unchecked Sendable {
+    private let state: SQLiteConnection
+    private let options: EmbeddedStore.Options
+    private let folded: Locked<Int64>
+    /// Whether the last checkpoint failed (the journal keeps everything meanwhile).
+    let failing = Locked(false)
+    /// The last journal seq whose events are in the database.
+    var foldedSeq: Int64 { folded.current }
+
+    /// Serialises checkpoints (the thread's, ``stop()``'s and tests') and guards below.
+    private let checkpointLock = NSLock()
+    /// Each article's version as the last checkpoint saved it.
+    private var saved: [ExactKey: UInt64] = [:]
+    private var lastSnapshotBytes: Int64 = 0
+    /// Articles whose snapshot is in parts (see ``writeSnapshot(name:hadParts:in:encode:)``).
+    private var parted: Set<ExactKey> = []
+    /// Ids captured for checkpoints that failed, to save with the next.
+    private var pendingIDs = IDKeyList()
+    private var lastCheckpointMs: Int64
+
+    private var journal: EventJournal?
+    private var capture: (@Sendable ([ExactKey: UInt64]) -> CheckpointCapture)?
+    // `condition` guards `stopping`.
+    private let condition = NSCondition()
+    private var stopping = false
+    private var thread: Thread?
+    private let stopped = DispatchSemaphore(value: 0)
+
+    init(state: SQLiteConnection, options: EmbeddedStore.Options) throws(StoreError) {
+        self.state = state
+        self.options = options
+        folded = Locked(
+            try state.integer("SELECT coalesce((SELECT value FROM meta WHERE key = 'folded_seq'), 0)"))
+        lastCheckpointMs = options.clock()
+    }
+
+    /// Loads the saved articles into `index` and returns the ids saved with them that are
+    /// younger than `sinceMs`; remembers the articles' versions as saved.
+    func restore(into index: MemoryIndex, idsSince sinceMs: Int64) throws(StoreError) -> [ExactKey: Int64] {
+        parted = try Self.partedNames(in: state)
+        let rows = try state.cached("SELECT name, data FROM snapshots")
+        defer { rows.reset() }
+        var bytes: Int64 = 0
+        var batch: [[UInt8]] = []
+        var batchBytes = 0
+        // Articles decode on every core at once, a batch of up to 64 MiB of blobs at a time.
+        func restoreBatch() throws(StoreError) {
+            let blobs = batch
+            let decoded = Locked([Result<DecodedArticle, StoreError>?](repeating: nil, count: blobs.count))
+            DispatchQueue.concurrentPerform(iterations: blobs.count) { item in
+                let result = blobs[item].withUnsafeBytes { raw in
+                    Result { () throws(StoreError) in try MemoryIndex.decodeArticle(raw) }
+                }
+                decoded.withLock { $0[item] = result }
+            }
+            var articles: [DecodedArticle] = []
+            for result in decoded.current { articles.append(try result!.get()) }
+            try index.insert(articles)
+            batch.removeAll()
+            batchBytes = 0
+        }
+        while try rows.step() {
+            let name = parted.isEmpty ? nil : rows.string(0)
+            let data =
+                if let name, parted.contains(ExactKey(name)) {
+                    try Self.joinedSnapshot(name: name, first: rows.blob(1), in: state)
+                } else {
+                    Array(rows.blob(1))
+                }
+            bytes += Int64(data.count)
+            batchBytes += data.count
+            batch.append(data)
+            if batchBytes >= 64 << 20 { try restoreBatch() }
+        }
+        rows.reset()
+        try restoreBatch()
+        lastSnapshotBytes = bytes
+        var ids: [ExactKey: Int64] = [:]
+        let chunks = try state.cached("SELECT data FROM recent_id_chunks WHERE newest_ms > ?1 ORDER BY chunk")
+        defer { chunks.reset() }
+        try chunks.bind(1, sinceMs)
+        while try chunks.step() {
+            try IDKeyList(blob: chunks.blob(0)).forEachKey { key, seenMs in
+                guard seenMs > sinceMs else { return }
+                let key = ExactKey(String(decoding: key, as: UTF8.self))
+                ids[key] = max(ids[key] ?? .min, seenMs)
+            }
+        }
+        return ids
+    }
+
+    /// Marks what `index` holds now as saved (after ``restore(into:idsSince:)``, before the
+    /// journal is replayed into it).
+    func markSaved(_ index: MemoryIndex) {
+        checkpointLock.withLock { saved = index.versionsByArticle() }
+    }
+
+    func start(
+        journal: EventJournal, capture: @escaping @Sendable ([ExactKey: UInt64]) -> CheckpointCapture
+    ) {
+        self.journal = journal
+        self.capture = capture
+        let thread = Thread { [self] in
+            run()
+            stopped.signal()
+        }
+        thread.name = "EmbeddedStore checkpointer"
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Stops the thread and (unless `saving` is false) saves a last checkpoint, so that the
+    /// next start replays nothing.
+    func stop(saving: Bool = true) {
+        condition.lock()
+        stopping = true
+        condition.signal()
+        condition.unlock()
+        if thread != nil { stopped.wait() }
+        thread = nil
+        if saving { try? checkpointNow() }
+        state.close()
+    }
+
+    /// Has the next checkpoint save `ids` too (ids start-up found in the journal, in no chunk yet).
+    func saveWithNext(_ ids: [(key: ExactKey, seenMs: Int64)]) {
+        checkpointLock.withLock { pendingIDs.append(contentsOf: IDKeyList(ids)) }
+    }
+
+    /// Takes a checkpoint now if anything changed since the last one.
+    func checkpointNow() throws(StoreError) {
+        guard let capture else { return }
+        checkpointLock.lock()
+        defer { checkpointLock.unlock() }
+        let taken = capture(saved)
+        guard taken.seq > foldedSeq || !taken.articles.isEmpty else {
+            pendingIDs.append(contentsOf: taken.newIDs)
+            return
+        }
+        try save(taken)
+    }
+
+    /// Saves a capture made outside the writer (start-up, before there is one).
+    func checkpoint(_ taken: CheckpointCapture) throws(StoreError) {
+        checkpointLock.lock()
+        defer { checkpointLock.unlock() }
+        try save(taken)
+    }
+
+    /// Callers hold `checkpointLock`.
+    private func save(_ taken: CheckpointCapture) throws(StoreError) {
+        let horizon = options.clock() - options.idRetentionMs
+        var ids = pendingIDs
+        ids.append(contentsOf: taken.newIDs)
+        ids = ids.seen(after: horizon)
+        // The articles this save puts in parts.
+        let partSize = Self.partSize(options.snapshotPartBytes)
+        var split: Set<ExactKey> = []
+        do throws(StoreError) {
+            try state.transaction { () throws(StoreError) in
+                // Encoded as written, a part at a time (10M readers encode to ~470 MB); encoding
+                // reads the captured snapshots, which nothing else touches.
+                for article in taken.articles {
+                    let size = try Self.writeSnapshot(
+                        name: article.key.string, hadParts: parted.contains(article.key), in: state
+                    ) { (sink) throws(StoreError) in
+                        try MemoryIndex.encode(article, seq: taken.seq, pieceBytes: partSize, into: sink)
+                    }
+                    if size > partSize { split.insert(article.key) }
+                }
+                let meta = try state.cached(
+                    "INSERT INTO meta (key, value) VALUES (?1, ?2) "
+                        + "ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+                try meta.bind(1, "folded_seq")
+                try meta.bind(2, max(taken.seq, foldedSeq))
+                try meta.run()
+                try Self.saveIDs(ids, forgettingThrough: horizon, in: state)
+            }
+        } catch {
+            pendingIDs = ids
+            // A commit that reported failure may still have written parts: look for spare
+            // ones when these articles are saved next.
+            parted.formUnion(split)
+            throw error
+        }
+        pendingIDs = IDKeyList()
+        folded.withLock { $0 = max($0, taken.seq) }
+        for article in taken.articles { saved[article.key] = article.version }
+        for article in taken.articles { parted.remove(article.key) }
+        parted.formUnion(split)
+        let sizes = try? state.integer(
+            "SELECT (SELECT coalesce(sum(length(data)), 0) FROM snapshots) "
+                + "+ (SELECT coalesce(sum(length(data)), 0) FROM snapshot_parts)")
+        lastSnapshotBytes = sizes ?? lastSnapshotBytes
+        lastCheckpointMs = options.clock()
+        // Left in SQLite's write-ahead log, a large save (hundreds of MB) would be read again by a
+        // restart after a crash; copied into the database and cut, it is not. Best effort.
+        try? state.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        journal?.removeSegments(foldedThrough: foldedSeq)
+    }
+
+    private func run() {
+        // Checkpoints are catch-up work: on a busy machine they should take a small share of
+        // the cores (at nice 10 about a tenth of a nice-0 thread's), not compete with
+        // answering. On Linux a nice value set with `who` 0 is the calling thread's alone.
+        #if os(Linux)
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+        #endif
+        while true {
+            condition.lock()
+            if !stopping { _ = condition.wait(until: Date().addingTimeInterval(1)) }
+            let done = stopping
+            condition.unlock()
+            if done { return }
+            guard let journal, isDue(journal) else { continue }
+            do {
+                try checkpointNow()
+                failing.withLock { $0 = false }
+            } catch {
+                failing.withLock { $0 = true }
+            }
+        }
+    }
+
+    private func isDue(_ journal: EventJournal) -> Bool {
+        let (lastBytes, lastMs) = checkpointLock.withLock { (lastSnapshotBytes, lastCheckpointMs) }
+        if journal.sizeBytes >= max(64 << 20, lastBytes) { return true }
+        return journal.upcomingSeq - 1 > foldedSeq && options.clock() - lastMs >= options.checkpointIntervalMs
+    }
+}

@@ -1,0 +1,58 @@
+import ProgressStore
+
+/// The database layout, versioned with `PRAGMA user_version`: a later release migrates from the
+/// versions it knows, and a build refuses a database of a newer version rather than misread it.
+enum Schema {
+    /// Statements that take a database at version `index` to version `index + 1`.
+    static let migrations: [String] = [
+        // Version 1.
+        // snapshots: the in-memory index, an article per row, saved by checkpoints; an article
+        // larger than one blob may hold has its first part there and the others in
+        // snapshot_parts. recent_id_chunks: the event ids of the last 24 hours, as blobs of
+        // many (`IDKeyList`), each deleted whole once the newest in it has expired — a row an
+        // id would cost a checkpoint a B-tree insert per id. meta: `folded_seq`, the last
+        // journal entry the snapshots hold.
+        """
+        CREATE TABLE meta (
+            key TEXT PRIMARY KEY,
+            value ANY
+        ) WITHOUT ROWID;
+        CREATE TABLE snapshots (
+            name TEXT PRIMARY KEY,
+            data BLOB NOT NULL
+        );
+        CREATE TABLE snapshot_parts (
+            name TEXT NOT NULL,
+            part INTEGER NOT NULL,
+            data BLOB NOT NULL,
+            PRIMARY KEY (name, part)
+        ) WITHOUT ROWID;
+        CREATE TABLE recent_id_chunks (
+            chunk INTEGER PRIMARY KEY,
+            newest_ms INTEGER NOT NULL,
+            data BLOB NOT NULL
+        );
+        """
+    ]
+
+    static var currentVersion: Int64 { Int64(migrations.count) }
+
+    /// Brings the database of `connection` to the last of `migrations` in one transaction.
+    /// A database from a newer release is refused rather than misread.
+    static func migrate(_ connection: SQLiteConnection, with migrations: [String] = migrations)
+        throws(StoreError)
+    {
+        let currentVersion = Int64(migrations.count)
+        try connection.transaction { () throws(StoreError) in
+            let version = try connection.integer("PRAGMA user_version")
+            guard version <= currentVersion else {
+                throw StoreError.incompatible(
+                    "database schema version \(version) is newer than this build's \(currentVersion)")
+            }
+            for step in Int(version)..<migrations.count {
+                try connection.execute(migrations[step])
+                try connection.execute("PRAGMA user_version = \(step + 1)")
+            }
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import ProgressStore
+
+extension EmbeddedStore {
+    /// Tuning and test hooks for ``EmbeddedStore``; the defaults suit production.
+    public struct Options: Sendable {
+        /// Caps the event journal's size so tests can make the store "full" and see how a full
+        /// disk behaves (0 refuses every append). `nil`: only the disk limits it.
+        public var journalCapacityBytes: Int64?
+        /// How long a connection waits for a lock held by another (a checkpoint, another process).
+        public var busyTimeoutMs: Int32
+        /// How long an event id is remembered (24 hours, docs/api.md).
+        public var idRetentionMs: Int64
+        /// How often, at most, ids older than `idRetentionMs` are deleted.
+        public var pruneIntervalMs: Int64
+        /// Whether each acknowledgement waits for `fdatasync` of the journal: an acknowledged
+        /// event then survives a power cut too, not only the process being killed, at the
+        /// disk's fsync latency per group.
+        public var fsyncEachCommit: Bool
+        /// How long after a checkpoint the next one comes when anything changed, however little
+        /// (checkpoints also come whenever the journal has grown as large as the saved articles).
+        public var checkpointIntervalMs: Int64
+        /// The largest blob an article's snapshot takes before it is saved in parts; also how much
+        /// of an encoded article a checkpoint holds in memory at once.
+        public var snapshotPartBytes: Int
+        /// Whether the event journal writes each entry with `pwrite` (`true`) or through a shared
+        /// mapping (`false`); `nil` chooses by the file system (`pwrite` on copy-on-write and
+        /// network file systems, see ``EmbeddedStore/fileSystemCaveat(path:)``).
+        public var positionedJournalWrites: Bool?
+        /// The wall clock in ms since the epoch, against which event ids age. Tests move it.
+        public var clock: @Sendable () -> Int64
+
+        public init(
+            journalCapacityBytes: Int64? = nil, busyTimeoutMs: Int32 = 5_000,
+            idRetentionMs: Int64 = 86_400_000, pruneIntervalMs: Int64 = 60_000, fsyncEachCommit: Bool = false,
+            checkpointIntervalMs: Int64 = 30_000, snapshotPartBytes: Int = 64 << 20,
+            positionedJournalWrites: Bool? = nil, clock: @escaping @Sendable () -> Int64 = Options.wallClockMs
+        ) {
+            self.journalCapacityBytes = journalCapacityBytes
+            self.busyTimeoutMs = busyTimeoutMs
+            self.idRetentionMs = idRetentionMs
+            self.pruneIntervalMs = pruneIntervalMs
+            self.fsyncEachCommit = fsyncEachCommit
+            self.checkpointIntervalMs = checkpointIntervalMs
+            self.snapshotPartBytes = snapshotPartBytes
+            self.positionedJournalWrites = positionedJournalWrites
+            self.clock = clock
+        }
+
+        /// Milliseconds since the epoch by the system clock.
+        @Sendable public static func wallClockMs() -> Int64 {
+            Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+        }
+    }
+}

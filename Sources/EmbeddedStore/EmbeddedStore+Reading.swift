@@ -1,0 +1,96 @@
+import Dispatch
+public import ProgressStore
+
+extension EmbeddedStore {
+    /// See ``ProgressStore/readers(of:in:completion:)``; folded from the in-memory index on the
+    /// store's read queue. Readers come in the order of their ids' UTF-8 bytes.
+    public func readers(
+        of article: String, in days: DayRange,
+        completion: @escaping @Sendable (Result<[ReaderSummary]?, StoreError>) -> Void
+    ) {
+        guard !isClosed else { return completion(.failure(.closed)) }
+        readQueue.async { [index] in completion(.success(index.readers(of: article, in: days))) }
+    }
+
+    /// See ``ProgressStore/listing(_:completion:)``: all time, on the calling thread (a page
+    /// costs what changed since the last one, whatever the number of articles); over a range,
+    /// which folds every article, on the store's read queue.
+    public func listing(
+        _ query: ListingQuery, completion: @escaping @Sendable (Result<ListingPage, StoreError>) -> Void
+    ) {
+        guard !isClosed else { return completion(.failure(.closed)) }
+        guard query.days == .allTime else {
+            readQueue.async { [index] in completion(.success(index.listing(query))) }
+            return
+        }
+        completion(.success(index.listing(query)))
+    }
+
+    /// See ``ProgressStore/statistics(_:completion:)``: what the index's counters answer, on
+    /// the calling thread in microseconds whatever the article's size; the rest by folding the
+    /// article's readers on the store's read queue.
+    public func statistics(
+        _ query: StatisticsQuery,
+        completion: @escaping @Sendable (Result<ArticleStatistics?, StoreError>) -> Void
+    ) {
+        guard !isClosed else { return completion(.failure(.closed)) }
+        switch index.statistics(query) {
+        case .answered(let statistics):
+            completion(.success(statistics))
+        case .fold(let article):
+            readQueue.async { completion(.success(article.statistics(query))) }
+        }
+    }
+
+    /// See ``ProgressStore/version(of:)``: the in-memory index counts each article's changes.
+    public func version(of article: String) -> UInt64? {
+        isClosed ? nil : index.version(of: article)
+    }
+
+    /// See ``ProgressStore/report(completion:)``.
+    public func report(completion: @escaping @Sendable (StoreReport) -> Void) {
+        completion(StoreReport(sizeBytes: sizeBytes, gauges: gauges))
+    }
+
+    /// The checkpointer's lag and health, and the pairs held in memory.
+    var gauges: [StoreGauge] {
+        [
+            StoreGauge(
+                name: "journal_entries",
+                help: "Acknowledged journal entries since the last checkpoint (replayed by a restart).",
+                value: Double(max(0, committedSeqValue - checkpointSeq))),
+            StoreGauge(
+                name: "checkpoint_failing",
+                help: "1 while the last checkpoint failed (the events wait in the journal).",
+                value: checkpointFailing ? 1 : 0),
+            StoreGauge(
+                name: "pairs", help: "(article, reader) pairs held in memory.", value: Double(index.pairCount)
+            ),
+            StoreGauge(
+                name: "recent_ids",
+                help: "Event ids remembered so that a repeat counts once (those of the last 24 hours).",
+                value: Double(writer.rememberedIDCount)),
+        ]
+    }
+
+    /// (article, reader) pairs held in memory.
+    public var pairCount: Int { index.pairCount }
+}
+
+extension EmbeddedStore {
+    /// Applies the journal entries after the last checkpoint, in order, as they were
+    /// acknowledged; returns their ids with when each was acknowledged, in that order.
+    static func replay(_ journal: EventJournal, after foldedSeq: Int64, into index: MemoryIndex)
+        throws(StoreError) -> [(key: ExactKey, seenMs: Int64)]
+    {
+        var ids: [(key: ExactKey, seenMs: Int64)] = []
+        try journal.entries(after: foldedSeq) { entry throws(StoreError) in
+            let events = try EventLogCodec.decode(entry.payload)
+            for key in events.lazy.compactMap(\.deduplicationKey) {
+                ids.append((ExactKey(key), entry.committedMs))
+            }
+            index.apply(events)
+        }
+        return ids
+    }
+}

@@ -1,0 +1,149 @@
+import ProgressStore
+import Synchronization
+
+/// An in-memory read model of the store: every (article, reader, day) record, folded as the
+/// store commits, so that statistics need no I/O and, for the default query, cost the same for
+/// a million readers as for a thousand.
+///
+/// One writer thread calls ``apply(_:mark:)`` (and, at start-up, ``restore(_:)``); any number
+/// of threads query at once behind a readers–writer lock. The index trusts its input: events
+/// are durable and deduplicated before they arrive, depths are 0…1, a record's times fall on
+/// their UTC day, and that day lies within ``DayRecord/days``, some 23,000 years either side of
+/// 1970 (a record that breaks either of the last two rules traps).
+///
+/// Article snapshots (MemoryIndex+snapshots.swift) let a store keep the index as one blob per
+/// article: ``encodeArticle(_:)`` from any thread, holding the read lock only to copy the
+/// article; ``decodeArticle(_:)`` on any number of threads, touching no index; ``insert(_:)`` or
+/// ``restoreArticle(_:)`` from any thread, holding the write lock only to add the articles.
+///
+/// Figures over a date range are exact, from per-day records. All-time statistics with no
+/// engaged minimum and a threshold with at most three decimals come from per-article totals
+/// and 1/1000 histograms, without visiting readers; their quantiles may then be up to 0.001
+/// low (docs/api.md allows 0.01), and are exact when the quantile's bin holds a single value.
+final class MemoryIndex: Sendable {
+    let state = ReadWriteLocked(IndexState())
+    /// The all-time listing's orders (MemoryIndex+listing.swift).
+    let listingOrders = Mutex(ListingOrders())
+
+    /// An empty index.
+    init() {}
+
+    /// Folds events that are already durable and deduplicated (the store's writer thread calls
+    /// this after each commit). `mark`, when given, becomes the index's ``mark``: pass the
+    /// commit's log sequence number, and every article snapshot taken afterwards says it holds
+    /// the events up to it (see ``encodeArticle(_:)``).
+    func apply(_ events: [EventRecord], mark: Int64? = nil) {
+        state.write { state in
+            // Through the buffer, each event's strings are lent to `fold`, not copied (a retain
+            // and a release each, on the writer's lock).
+            events.withUnsafeBufferPointer { state.fold($0) }
+            if let mark { state.mark = mark }
+        }
+    }
+
+    /// The last `mark` given to ``apply(_:mark:)``; 0 before any.
+    var mark: Int64 {
+        state.read { $0.mark }
+    }
+
+    /// Folds in one whole (article, reader, day) record, as tests build an index with records
+    /// that many events would take to make. A record folded twice for one key joins the first.
+    func restore(
+        article: String, reader: String, day: Int32, maxProgress: Double, maxSeenDepth: Double,
+        scrollable: Bool, events: Int64, engagedMs: Int64, firstMs: Int64, lastMs: Int64
+    ) {
+        restore([
+            StoredReaderDay(
+                article: article, reader: reader, day: day, maxProgress: maxProgress,
+                maxSeenDepth: maxSeenDepth,
+                scrollable: scrollable, events: events, engagedMs: engagedMs, firstMs: firstMs, lastMs: lastMs
+            )
+        ])
+    }
+
+    /// Folds in many whole records under one acquisition of the lock.
+    func restore(_ rows: [StoredReaderDay]) {
+        state.write { state in
+            for row in rows {
+                state.fold(
+                    article: row.article, reader: row.reader, day: row.day,
+                    DayFigures(
+                        maxProgress: row.maxProgress, maxSeenDepth: row.maxSeenDepth,
+                        scrollable: row.scrollable,
+                        events: row.events, engagedMs: row.engagedMs, firstMs: row.firstMs, lastMs: row.lastMs
+                    ))
+            }
+        }
+    }
+
+    /// The readers of `article` with their figures folded over `days`, in byte order of their
+    /// ids (as ``ProgressStore/readers(of:in:completion:)``); `nil` when the article never had
+    /// an event.
+    func readers(of article: String, in days: DayRange) -> [ReaderSummary]? {
+        // Folding visits every reader: do it on a snapshot, so the writer (and every
+        // acknowledgement waiting for it) never waits for a long read.
+        guard let index = state.read({ $0.article(named: article) }) else { return nil }
+        return index.names.slotsInByteOrder().compactMap { slot in
+            index.figures(of: slot, in: days).map { figures in
+                ReaderSummary(
+                    reader: index.names.name(at: slot), maxProgress: figures.maxProgress,
+                    maxSeenDepth: figures.maxSeenDepth, scrollable: figures.scrollable,
+                    events: figures.events, engagedMs: figures.engagedMs, firstMs: figures.firstMs,
+                    lastMs: figures.lastMs)
+            }
+        }
+    }
+
+    /// How the statistics `query` asks for are had: answered already from counters (all time,
+    /// `minEngagedSeconds == 0`, a threshold that is a multiple of 0.001, an article with more
+    /// than 512 readers — in microseconds under the lock, whatever the article's size), or by
+    /// folding a snapshot of the article's readers, which the caller does outside the lock
+    /// (see ``StatisticsWork/fold(_:)``).
+    ///
+    /// Equal to ``ArticleStatistics/compute(readers:query:)`` of ``readers(of:in:)``, except
+    /// that from counters `p25`, `median` and `p75` may be up to 0.001 low.
+    func statistics(_ query: StatisticsQuery) -> StatisticsWork {
+        state.read { state -> StatisticsWork in
+            guard let index = state.article(named: query.article) else { return .answered(nil) }
+            if index.answersFromCounters(
+                in: query.days, threshold: query.threshold, minEngagedSeconds: query.minEngagedSeconds)
+            {
+                return .answered(index.statistics(query))
+            }
+            return .fold(index)
+        }
+    }
+
+    /// The statistics of `query` now, folding on this thread if need be.
+    func statisticsNow(_ query: StatisticsQuery) -> ArticleStatistics? {
+        switch statistics(query) {
+        case .answered(let statistics): statistics
+        case .fold(let article): article.statistics(query)
+        }
+    }
+
+    /// A number that changes whenever any figure of `article` may have changed (`nil` for an
+    /// unknown article): what an answer computed at one version stays right for.
+    func version(of article: String) -> UInt64? {
+        state.read { $0.version(of: article) }
+    }
+
+    /// (article, reader) pairs held, for metrics and benchmarks.
+    var pairCount: Int {
+        state.read { $0.pairCount }
+    }
+
+    /// Bytes allocated for records, reader ids, hash tables and histograms, counting capacity
+    /// not yet used but not the allocator's own overhead: a gauge for metrics (about 60 a pair).
+    /// Sums each article's chunk lists under the read lock.
+    var footprint: Int {
+        state.read { $0.articles.reduce(0) { $0 + $1.footprint } }
+    }
+}
+
+/// Statistics answered, or an article to fold for them.
+enum StatisticsWork {
+    case answered(ArticleStatistics?)
+    /// A snapshot of the article, sharing its buffers: folding it needs no lock.
+    case fold(ArticleIndex)
+}

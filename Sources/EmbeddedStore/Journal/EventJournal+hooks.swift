@@ -1,0 +1,38 @@
+import Foundation
+import ProgressStore
+
+/// The journal's test hooks: a capacity short of the disk's, failures a failing disk gives, a
+/// look at the active segment, and a hook before each sync.
+extension EventJournal {
+    /// Sets the test capacity (`nil`: none).
+    func setCapacity(_ bytes: Int64?) {
+        lock.withLock { capacityBytes = bytes }
+    }
+
+    /// Failures to inject, as a failing disk gives them (a test hook).
+    struct Faults {
+        /// The next append stops after this many bytes of its entry are in the file and fails
+        /// with `EIO`, as a `write(2)` cut short would.
+        var writeStopsAfter: Int?
+        /// Cutting a failed append's bytes off the active segment fails with `EIO`.
+        var truncateFails = false
+        /// The next ``sync()`` fails with `EIO`, as an `fdatasync` on a failing disk does.
+        var syncFails = false
+    }
+
+    /// Sets the failures to inject (a test hook).
+    func setFaults(_ faults: Faults) {
+        lock.withLock { self.faults = faults }
+    }
+
+    /// Runs `body` on the active segment under the lock (a test hook: where its mapping lies,
+    /// what is allocated, how much may be resident).
+    func inspectActiveSegment<T>(_ body: (Segment) -> T) -> T? {
+        lock.withLock { segments.last.map(body) }
+    }
+
+    /// Sets the hook that runs at the start of each ``sync()`` (`nil`: none).
+    func setBeforeSync(_ hook: (@Sendable () -> Void)?) {
+        lock.withLock { beforeSync = hook }
+    }
+}

@@ -1,0 +1,145 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// How the listing orders its rows; ties go by article id, ascending.
+public enum ListingOrder: String, CaseIterable, Sendable, Hashable {
+    /// Most readers first.
+    case readers
+    /// Highest completion rate first.
+    case completion
+    /// Latest event first; articles with no event in range last.
+    case recent
+    /// By article id, ascending (UTF-8 byte order).
+    case article
+
+    /// Whether `a` comes before `b` in this order. Article ids are unique, so no two rows tie.
+    public func areInIncreasingOrder(_ a: ArticleListing, _ b: ArticleListing) -> Bool {
+        switch self {
+        case .readers where a.readers != b.readers: return a.readers > b.readers
+        case .completion where a.completionRate != b.completionRate:
+            return a.completionRate > b.completionRate
+        case .recent where a.lastEventMs != b.lastEventMs:
+            return (a.lastEventMs ?? .min) > (b.lastEventMs ?? .min)
+        default: return bytesPrecede(a.article, b.article)
+        }
+    }
+}
+
+/// One page of the listing asked of a store.
+public struct ListingQuery: Sendable, Hashable {
+    public var days: DayRange
+    public var order: ListingOrder
+    /// Decides completion, counting readers as the stats route does with `metric=progress` and
+    /// `minEngagedSeconds=0`.
+    public var threshold: Double
+    /// Rows to skip, in `order`.
+    public var offset: Int
+    /// Rows at most, ≥ 1.
+    public var limit: Int
+    /// Only articles whose id starts with these bytes; `nil` for every article.
+    public var prefix: String?
+
+    public init(
+        days: DayRange = .allTime, order: ListingOrder = .readers, threshold: Double, offset: Int = 0,
+        limit: Int = 50, prefix: String? = nil
+    ) {
+        self.days = days
+        self.order = order
+        self.threshold = threshold
+        self.offset = offset
+        self.limit = limit
+        self.prefix = prefix
+    }
+
+    /// Whether `article` belongs in the listing: every article, or those under ``prefix``.
+    public func includes(_ article: String) -> Bool {
+        guard let prefix else { return true }
+        return article.utf8.starts(with: prefix.utf8)
+    }
+}
+
+/// Rows of the listing, and whether any come after them.
+public struct ListingPage: Sendable, Equatable {
+    public var rows: [ArticleListing]
+    /// Whether a page from `offset + rows.count` would hold anything.
+    public var hasMore: Bool
+
+    public init(rows: [ArticleListing], hasMore: Bool) {
+        self.rows = rows
+        self.hasMore = hasMore
+    }
+
+    /// The page `query` asks for out of every row, ordered here: right for any store that can
+    /// produce every row. The rows up to the page's end are kept in order as they come, so a
+    /// page near the front costs a pass over the rows rather than a sort of all of them.
+    public static func cut(from rows: [ArticleListing], for query: ListingQuery) -> ListingPage {
+        let precedes = query.order.areInIncreasingOrder
+        // One past the page's end, to learn whether more follow.
+        let keep = min(query.offset, rows.count) + min(query.limit, rows.count) + 1
+        var front: [ArticleListing] = []
+        var matching = 0
+        if keep > rows.count / 8 {
+            front = rows.filter { query.includes($0.article) }.sorted(by: precedes)
+            matching = front.count
+        } else {
+            front.reserveCapacity(keep + 1)
+            for row in rows where query.includes(row.article) {
+                matching += 1
+                if front.count == keep, let last = front.last, !precedes(row, last) { continue }
+                var low = 0
+                var high = front.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if precedes(front[middle], row) { low = middle + 1 } else { high = middle }
+                }
+                front.insert(row, at: low)
+                if front.count > keep { front.removeLast() }
+            }
+        }
+        let page = front.dropFirst(query.offset).prefix(query.limit)
+        return ListingPage(rows: Array(page), hasMore: query.offset + page.count < matching)
+    }
+}
+
+/// One article's line in the listing.
+public struct ArticleListing: Sendable, Equatable {
+    public var article: String
+    /// Every reader with an event in range, unscrollable ones included.
+    public var readers: Int
+    public var events: Int64
+    /// Completed ÷ counted (scrollable) readers; 0 when none counts.
+    public var completionRate: Double
+    /// Mean of the counted readers' maximum progress; 0 when none counts.
+    public var meanDepth: Double
+    /// Latest event time in range, ms since the epoch; `nil` when none is in range.
+    public var lastEventMs: Int64?
+
+    public init(
+        article: String, readers: Int, events: Int64, completionRate: Double, meanDepth: Double,
+        lastEventMs: Int64?
+    ) {
+        self.article = article
+        self.readers = readers
+        self.events = events
+        self.completionRate = completionRate
+        self.meanDepth = meanDepth
+        self.lastEventMs = lastEventMs
+    }
+}
+
+/// Whether `a`'s UTF-8 bytes sort before `b`'s.
+package func bytesPrecede(_ a: String, _ b: String) -> Bool {
+    withUTF8(of: a) { a in
+        withUTF8(of: b) { b in
+            let common = min(a.count, b.count)
+            if common > 0 {
+                let order = memcmp(a.baseAddress!, b.baseAddress!, common)
+                if order != 0 { return order < 0 }
+            }
+            return a.count < b.count
+        }
+    }
+}

@@ -1,0 +1,285 @@
+import Foundation
+import ProgressStore
+import Synchronization
+import Testing
+
+@testable import EmbeddedStore
+
+/// Events whose readers fold to ArticleStatisticsTests' five readers, `copies` times over
+/// (readers named r1-0, r2-0, …). r5 never could scroll.
+private func fiveReaders(copies: Int) -> [EventRecord] {
+    (0..<copies).flatMap { copy -> [EventRecord] in
+        func on(_ name: String, _ time: Int64, _ progress: Double, _ seen: Double, _ engagedMs: Int64)
+            -> EventRecord
+        {
+            event("/five", "\(name)-\(copy)", at: time, progress: progress, seen: seen, engagedMs: engagedMs)
+        }
+        return [
+            on("r1", 100, 0.2, 0.5, 1_000), on("r1", 200, 0.1, 0.4, 0),
+            on("r2", 50, 0.3, 0.6, 2_000), on("r2", 300, 0.5, 0.2, 3_000), on("r2", 120, 0.4, 0.1, 0),
+            on("r3", 400, 0.9, 0.95, 1_500),
+            on("r4", 150, 0.2, 0.3, 0), on("r4", 500, 1, 1, 0), on("r4", 250, 0.7, 0.9, 0),
+            on("r4", 300, 0.9, 0.5, 0),
+            event("/five", "r5-\(copy)", at: 600, progress: 0, seen: 1, scrollable: false, engagedMs: 2_500),
+        ]
+    }
+}
+
+/// 101 reach values from runs of (value, how many k's).
+private func curve(_ runs: [(Double, Int)]) -> [Double] {
+    runs.flatMap { value, count in Array(repeating: value, count: count) }
+}
+
+private func close(_ a: Double, _ b: Double) -> Bool { abs(a - b) < 1e-12 }
+
+@Suite("MemoryIndex")
+struct MemoryIndexTests {
+    // 1 copy folds readers; 150 copies (750 readers) reads the histograms. Same figures.
+    @Test("progress metric, hand-worked, folded and from histograms", arguments: [1, 150])
+    func progressMetric(copies: Int) throws {
+        let index = MemoryIndex()
+        index.apply(fiveReaders(copies: copies))
+        let stats = try #require(
+            index.statistics(
+                of: "/five", in: .allTime, metric: .progress, threshold: 0.9, minEngagedSeconds: 0))
+        #expect(stats.readers == 5 * copies)
+        #expect(stats.unscrollableReaders == copies)
+        #expect(stats.counted == 4 * copies)
+        #expect(stats.events == 11 * Int64(copies))
+        #expect(stats.completed == 2 * copies)  // r3 (0.9 ≥ 0.9) and r4
+        #expect(stats.rate == 0.5)
+        #expect(close(stats.depthMean, 0.65))  // (0.2 + 0.5 + 0.9 + 1) / 4
+        // Depths 0.2, 0.5, 0.9, 1, each `copies` times: ranks c, 2c, 3c.
+        #expect(stats.p25 == 0.2)
+        #expect(stats.median == 0.5)
+        #expect(stats.p75 == 0.9)
+        #expect(stats.reach == curve([(1, 21), (0.75, 30), (0.5, 40), (0.25, 10)]))
+        #expect(stats.engagedSecondsTotal == 10 * Double(copies))
+        #expect(stats.engagedMeanPerReader == 2)
+        #expect(stats.firstMs == 50)
+        #expect(stats.lastMs == 600)
+    }
+
+    @Test("seenDepth metric, hand-worked, folded and from histograms", arguments: [1, 150])
+    func seenDepthMetric(copies: Int) throws {
+        let index = MemoryIndex()
+        index.apply(fiveReaders(copies: copies))
+        let stats = try #require(
+            index.statistics(
+                of: "/five", in: .allTime, metric: .seenDepth, threshold: 0.9, minEngagedSeconds: 0))
+        #expect(stats.unscrollableReaders == copies)
+        #expect(stats.counted == 5 * copies)
+        #expect(stats.completed == 3 * copies)  // r3, r4, r5
+        #expect(stats.rate == 0.6)
+        #expect(close(stats.depthMean, 0.81))  // (0.5 + 0.6 + 0.95 + 1 + 1) / 5
+        // Depths 0.5, 0.6, 0.95, 1, 1: ranks ⌈1.25c⌉, ⌈2.5c⌉, ⌈3.75c⌉.
+        #expect(stats.p25 == 0.6)
+        #expect(stats.median == 0.95)
+        #expect(stats.p75 == 1)
+        #expect(stats.reach == curve([(1, 51), (0.8, 10), (0.6, 35), (0.4, 5)]))
+    }
+
+    @Test("off-edge thresholds and engaged minimums fall back to folding", arguments: [1, 150])
+    func fallbacks(copies: Int) throws {
+        let index = MemoryIndex()
+        index.apply(fiveReaders(copies: copies))
+        let offEdge = try #require(
+            index.statistics(
+                of: "/five", in: .allTime, metric: .progress, threshold: 0.8999, minEngagedSeconds: 0))
+        #expect(offEdge.completed == 2 * copies)  // 0.9 ≥ 0.8999
+        let engaged = try #require(
+            index.statistics(
+                of: "/five", in: .allTime, metric: .progress, threshold: 0.9, minEngagedSeconds: 1.5))
+        #expect(engaged.completed == copies)  // r3 has exactly 1.5 s; r4 none
+        let late = try #require(
+            index.statistics(
+                of: "/five", in: .allTime, metric: .progress, threshold: 0.95, minEngagedSeconds: 0))
+        #expect(late.completed == copies)  // only r4 (1)
+    }
+
+    @Test("restored rows and applied events fold per day")
+    func restoreAndApply() {
+        let index = MemoryIndex()
+        let day3 = 3 * dayMs
+        let day5 = 5 * dayMs
+        index.restore(
+            article: "/a", reader: "r1", day: 3, maxProgress: 0.4, maxSeenDepth: 0.5, scrollable: false,
+            events: 2,
+            engagedMs: 1_000, firstMs: day3 + 100, lastMs: day3 + 900)
+        // The same key again folds into it.
+        index.restore(
+            article: "/a", reader: "r1", day: 3, maxProgress: 0.6, maxSeenDepth: 0.2, scrollable: true,
+            events: 1,
+            engagedMs: 500, firstMs: day3 + 50, lastMs: day3 + 400)
+        index.restore(
+            article: "/a", reader: "r1", day: 5, maxProgress: 0.3, maxSeenDepth: 0.9, scrollable: false,
+            events: 1,
+            engagedMs: 0, firstMs: day5 + 10, lastMs: day5 + 10)
+        index.apply([
+            event("/a", "r1", at: day5 + 20, progress: 0.35, seen: 0.1, scrollable: false, engagedMs: 200)
+        ])
+
+        #expect(
+            index.readers(of: "/a", in: .allTime) == [
+                ReaderSummary(
+                    reader: "r1", maxProgress: 0.6, maxSeenDepth: 0.9, scrollable: true, events: 5,
+                    engagedMs: 1_700,
+                    firstMs: day3 + 50, lastMs: day5 + 20)
+            ])
+        #expect(
+            index.readers(of: "/a", in: DayRange(from: 4)) == [
+                ReaderSummary(
+                    reader: "r1", maxProgress: 0.35, maxSeenDepth: 0.9, scrollable: false, events: 2,
+                    engagedMs: 200,
+                    firstMs: day5 + 10, lastMs: day5 + 20)
+            ])
+        #expect(index.readers(of: "/a", in: DayRange(from: 6)) == [])
+        #expect(index.readers(of: "/b", in: .allTime) == nil)
+        #expect(
+            index.statistics(of: "/b", in: .allTime, metric: .progress, threshold: 0.9, minEngagedSeconds: 0)
+                == nil)
+        #expect(index.pairCount == 1)
+        index.apply([event("/b", "r1"), event("/a", "r2"), event("/a", "r2")])
+        #expect(index.pairCount == 3)
+    }
+
+    @Test("counts beyond 32 bits stay exact")
+    func wideCounts() {
+        let index = MemoryIndex()
+        index.restore(
+            article: "/w", reader: "r1", day: 0, maxProgress: 0.5, maxSeenDepth: 0.5, scrollable: true,
+            events: 4_294_967_295, engagedMs: 10_000_000_000, firstMs: 5, lastMs: 9)
+        index.restore(
+            article: "/w", reader: "r2", day: 0, maxProgress: 0.5, maxSeenDepth: 0.5, scrollable: true,
+            events: 4_294_967_294, engagedMs: 0, firstMs: 5, lastMs: 9)
+        index.apply([event("/w", "r1", at: 7, engagedMs: 1), event("/w", "r2", at: 7, engagedMs: 2)])
+        let readers = index.readers(of: "/w", in: .allTime) ?? []
+        #expect(readers.map(\.events) == [4_294_967_296, 4_294_967_295])
+        #expect(readers.map(\.engagedMs) == [10_000_000_001, 2])
+    }
+
+    @Test("an article with events, none in range: zeros and no times")
+    func emptyRange() throws {
+        let index = MemoryIndex()
+        index.apply(fiveReaders(copies: 150))
+        let stats = try #require(
+            index.statistics(
+                of: "/five", in: DayRange(from: 1), metric: .progress, threshold: 0.9, minEngagedSeconds: 0))
+        #expect(
+            stats
+                == ArticleStatistics(
+                    readers: 0, unscrollableReaders: 0, counted: 0, events: 0, completed: 0, rate: 0,
+                    depthMean: 0, p25: 0, median: 0, p75: 0, reach: Array(repeating: 0, count: 101),
+                    engagedSecondsTotal: 0, engagedMeanPerReader: 0, firstMs: nil, lastMs: nil))
+    }
+
+    @Test("a reader who could not scroll and later could counts from then on", arguments: [10, 600])
+    func turnsScrollable(others: Int) throws {
+        let index = MemoryIndex()
+        index.apply((0..<others).map { event("/s", "o\($0)", progress: 0.5, seen: 0.5) })
+        index.apply([event("/s", "late", at: 1_000, progress: 0.3, seen: 0.4, scrollable: false)])
+        let before = try #require(
+            index.statistics(of: "/s", in: .allTime, metric: .progress, threshold: 0.9, minEngagedSeconds: 0))
+        #expect(before.unscrollableReaders == 1)
+        #expect(before.counted == others)
+        #expect(before.depthMean == 0.5)
+        #expect(before.completed == 0)
+
+        index.apply([event("/s", "late", at: dayMs + 5, progress: 0.95, seen: 0.2, scrollable: true)])
+        let after = try #require(
+            index.statistics(of: "/s", in: .allTime, metric: .progress, threshold: 0.9, minEngagedSeconds: 0))
+        #expect(after.unscrollableReaders == 0)
+        #expect(after.counted == others + 1)
+        #expect(after.completed == 1)
+        #expect(close(after.depthMean, (Double(others) * 0.5 + 0.95) / Double(others + 1)))
+        #expect(after.p75 == 0.5)
+        #expect(after.reach[95] == 1 / Double(others + 1))
+        #expect(after.reach[96] == 0)
+        let seen = try #require(
+            index.statistics(of: "/s", in: .allTime, metric: .seenDepth, threshold: 0.4, minEngagedSeconds: 0)
+        )
+        #expect(seen.completed == others + 1)  // late's seen depth stays 0.4
+        // On day 0 alone the late reader still could not scroll.
+        let dayZero = try #require(
+            index.statistics(
+                of: "/s", in: DayRange(from: 0, to: 0), metric: .progress, threshold: 0.9,
+                minEngagedSeconds: 0))
+        #expect(dayZero.unscrollableReaders == 1)
+        #expect(dayZero.completed == 0)
+    }
+
+    @Test("an article crossing into histograms keeps its figures, and readers moving bins")
+    func crossesHistogramThreshold() throws {
+        let index = MemoryIndex()
+        // Seen depths cycle 0.25, 0.5, 0.75, 1.
+        func add(_ i: Int) { index.apply([event("/x", "r\(i)", seen: Double(i % 4 + 1) / 4)]) }
+        func stats() throws -> ArticleStatistics {
+            try #require(
+                index.statistics(
+                    of: "/x", in: .allTime, metric: .seenDepth, threshold: 0.75, minEngagedSeconds: 0))
+        }
+        for i in 0..<512 { add(i) }
+        var s = try stats()  // 128 of each
+        #expect((s.counted, s.completed, s.p25, s.median, s.p75) == (512, 256, 0.25, 0.5, 0.75))
+        #expect(s.depthMean == 0.625)
+        add(512)  // a 129th 0.25: ranks 129, 257, 385
+        s = try stats()
+        #expect((s.counted, s.completed, s.p25, s.median, s.p75) == (513, 256, 0.25, 0.5, 0.75))
+        #expect(close(s.depthMean, 320.25 / 513))
+        // r0 leaves 0.25 for 1: 128, 128, 128, 129 — ranks 129, 257, 385 now land one value up.
+        index.apply([event("/x", "r0", seen: 1)])
+        s = try stats()
+        #expect((s.counted, s.completed, s.p25, s.median, s.p75) == (513, 257, 0.5, 0.75, 1))
+        #expect(close(s.depthMean, 321.0 / 513))
+        #expect(s.reach[26] == 385.0 / 513)
+    }
+
+    @Test("listing: every article by name in byte order, all time and over a range")
+    func listing() {
+        let index = MemoryIndex()
+        index.apply(fiveReaders(copies: 150))  // "/five"
+        index.apply([
+            event("/Zed", "a", at: 10, progress: 0.95), event("/Zed", "b", at: dayMs + 20, progress: 0.4),
+            event("/Zed", "c", at: 30, progress: 0.1, scrollable: false),
+        ])
+        #expect(
+            index.listing(in: .allTime, threshold: 0.9) == [
+                ArticleListing(
+                    article: "/Zed", readers: 3, events: 3, completionRate: 0.5, meanDepth: 0.675,
+                    lastEventMs: dayMs + 20),
+                ArticleListing(
+                    article: "/five", readers: 750, events: 1_650, completionRate: 0.5, meanDepth: 0.65,
+                    lastEventMs: 600),
+            ])
+        #expect(
+            index.listing(in: DayRange(from: 1), threshold: 0.3) == [
+                ArticleListing(
+                    article: "/Zed", readers: 1, events: 1, completionRate: 1, meanDepth: 0.4,
+                    lastEventMs: dayMs + 20),
+                ArticleListing(
+                    article: "/five", readers: 0, events: 0, completionRate: 0, meanDepth: 0, lastEventMs: nil
+                ),
+            ])
+    }
+
+    @Test("article ids that differ only in Unicode normalization are two articles")
+    func exactBytes() {
+        let index = MemoryIndex()
+        let composed = "/caf\u{E9}"
+        let decomposed = "/cafe\u{301}"
+        #expect(composed == decomposed)  // Swift calls them equal; the store must not.
+        index.apply([event(composed, "r1"), event(decomposed, "r2")])
+        #expect(index.readers(of: composed, in: .allTime)?.map(\.reader) == ["r1"])
+        #expect(index.readers(of: decomposed, in: .allTime)?.map(\.reader) == ["r2"])
+        #expect(index.listing(in: .allTime, threshold: 0.9).count == 2)
+    }
+
+    @Test("footprint: about 60 bytes a pair once an article is past its first chunks")
+    func footprint() {
+        let index = MemoryIndex()
+        #expect(index.footprint == 0)
+        index.apply((0..<20_000).map { event("/f", "reader-\(1_000_000 + $0)", at: Int64($0)) })
+        let perPair = Double(index.footprint) / Double(index.pairCount)
+        #expect(perPair > 45 && perPair < 75, "\(perPair) bytes a pair")
+    }
+}
