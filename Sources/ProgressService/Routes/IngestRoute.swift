@@ -6,6 +6,11 @@ extension ProgressService {
     /// `POST /v1/events` (docs/api.md, "Events"): validate every event, hand the valid ones to the store in one
     /// append, and answer 202 only once the store says they are durable.
     func ingest(_ request: HTTPRequest, _ finish: @escaping Completion) {
+        if cors.refuses(request) {
+            metrics.recordEvents(accepted: 0, rejected: 1, duplicates: 0)
+            finish(.failure(.originNotAllowed))
+            return
+        }
         let started = MonotonicClock.now()
         let nowMs = clock()
         // A batch's entries go straight into records as they are decoded.

@@ -84,6 +84,10 @@ public struct APIError: Error, Sendable, Equatable {
             headers: [Header(name: "Retry-After", value: String(retryAfterSeconds))])
     }
 
+    static let originNotAllowed = APIError(
+        status: 403, code: "origin_not_allowed",
+        message: "events from this Origin are refused: it is not in --allowed-origins")
+
     static func storeUnavailable(_ detail: String) -> APIError {
         APIError(status: 503, code: "store_unavailable", message: "the store cannot be written: \(detail)")
     }
