@@ -41,6 +41,7 @@
 
     // The deepest point since the previous event.
     const send = fresh => {
+      if (d.prerendering) return; // not seen yet, perhaps never to be
       fresh && measure();
       const g = peak || last;
       peak = 0;
@@ -71,6 +72,7 @@
     on('pagehide', hide);
     on('pageshow', e => e.persisted && start(current(), 0));
     on('popstate', changed);
+    d.addEventListener('prerenderingchange', safe(() => start(current(), 0)));
     for (const k of ['pushState', 'replaceState']) {
       const f = history[k];
       history[k] = function (...a) { const r = f.apply(this, a); safe(changed)(); return r };
