@@ -254,7 +254,7 @@ class Browser:
                 request = params["request"]
                 self._requests[params["requestId"]] = {
                     "url": request["url"], "method": request["method"], "type": params.get("type"),
-                    "headers": request.get("headers", {}), "status": None,
+                    "headers": request.get("headers", {}), "body": request.get("postData"), "status": None,
                 }
             elif message.get("method") == "Network.responseReceived":
                 seen = self._requests.get(params["requestId"])
@@ -271,7 +271,8 @@ class Browser:
         return [entry for entry in self.console() if entry["level"] == "SEVERE"]
 
     def requests(self):
-        """Every request the page made so far: dicts with `url`, `method`, `type`, `headers`, `status`."""
+        """Every request the page made so far: dicts with `url`, `method`, `type`, `headers`, `body`
+        (the text posted, when there is one) and `status`."""
         self._drain()
         return list(self._requests.values())
 
