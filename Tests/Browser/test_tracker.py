@@ -164,6 +164,33 @@ class ReadingTests(TrackerTestCase):
             self.assertEqual(event["contentOffset"]["y"], 0)
             self.assertLessEqual(event["contentSize"]["height"], event["containerSize"]["height"])
 
+    def test_data_selector_names_the_article(self):
+        # The story is a div; the article elements on the page are teasers in a sidebar.
+        body = f"""<header class="masthead">masthead</header>
+        <aside><article>teaser one</article><article>teaser two</article></aside>
+        <div id="story">{paragraphs(30)}</div><section class="comments">comments</section>"""
+        self.open("/selected/story.html", page(self.service, body, css=NEWS_CSS,
+                                               attributes={"reader": "reader-selected", "selector": "#story"}))
+        at_load = self.window_figures("#story")
+        self.scroll_to(2500)
+        read = self.window_figures("#story")
+        self.hide()
+        self.assert_counted("/selected/story.html", deepest(at_load, read))
+        start = self.events_sent()[-1]["region"]["start"]
+        self.assertLessEqual(abs(start - at_load.geometry["start"]), 1)
+
+    def test_a_page_without_an_article_element_is_measured_whole(self):
+        body = f"<header class='masthead'>masthead</header><div>{paragraphs(30)}</div><footer>footer</footer>"
+        self.open("/whole/page.html", page(self.service, body, css=NEWS_CSS, attributes={"reader": "reader-whole"}))
+        at_load = self.window_figures("no-such-element")
+        self.assertIsNone(at_load.geometry["start"])
+        self.scroll_to(3000)
+        read = self.window_figures("no-such-element")
+        self.hide()
+        self.assert_counted("/whole/page.html", deepest(at_load, read))
+        for event in self.events_sent():
+            self.assertNotIn("region", event)
+
     def test_content_that_grows_after_load(self):
         # Late embeds: four figures of 600 px each arrive in the article a moment after load.
         after = """<script>

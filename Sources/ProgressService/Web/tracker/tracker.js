@@ -20,13 +20,14 @@
       while (s && s != E && !(s.scrollHeight > s.clientHeight && /auto|scroll|overlay/.test(overflow(s))
           && (s != d.body || overflow(E) != 'visible'))) s = s.parentElement;
       const win = !s || s == E, c = win ? d.scrollingElement : s,
-        top = (win ? 0 : c.getBoundingClientRect().top + c.clientTop) - c.scrollTop,
-        r = a && a != c && a.getBoundingClientRect(),
-        start = M.max(0, r.top - top), end = M.min(c.scrollHeight, r.bottom - top);
+        top = (win ? 0 : c.getBoundingClientRect().top + c.clientTop) - c.scrollTop;
       last = { contentOffset: { x: c.scrollLeft, y: c.scrollTop },
         contentSize: { width: c.scrollWidth, height: c.scrollHeight },
         containerSize: { width: c.clientWidth, height: c.clientHeight } };
-      if (start < end) last.region = { start, end };
+      if (a && a != c) {
+        const r = a.getBoundingClientRect(), start = M.max(0, r.top - top), end = M.min(c.scrollHeight, r.bottom - top);
+        if (start < end) last.region = { start, end };
+      }
       if (!peak || last.contentOffset.y >= peak.contentOffset.y) peak = last;
     };
 
