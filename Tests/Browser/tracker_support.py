@@ -278,6 +278,13 @@ class TrackerTestCase(unittest.TestCase):
             self.assertEqual(seen["events"], events, seen)
         return progress, seen
 
+    def assert_every_event_counted(self, article):
+        """The statistics count as many events of `article` as the browser sent: each one
+        counted once (each has a fresh id), nothing else."""
+        def sent():
+            return len([event for event in self.events_sent() if event["article"] == article])
+        self.wait_stats(article, lambda s: s["events"] == sent() > 0, what="as many events as were sent")
+
     def assert_page_unbroken(self, allowed_failures=()):
         """No exception, no console.error: the console holds at most failed loads of the URLs in
         `allowed_failures` (the browser's own network lines, which no script can prevent)."""
