@@ -61,6 +61,8 @@ class ServedScriptTests(TrackerTestCase):
         self.assertEqual(
             self.service.request("GET", "/tracker.js", headers={"If-None-Match": packed.header("ETag"),
                                                                 "Accept-Encoding": "gzip"}).status, 304)
+        metrics = self.service.request("GET", "/metrics").text
+        self.assertIn('route="/tracker.js",method="GET",status="200"', metrics)
 
     def test_a_page_of_another_origin_loads_it_and_finds_the_api(self):
         self.open("/api-probe.html", page(self.service, paragraphs(2), attributes={"reader": "probe"}))
