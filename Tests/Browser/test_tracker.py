@@ -167,6 +167,40 @@ class ReadingTests(TrackerTestCase):
             self.assertEqual(event["contentOffset"]["y"], 0)
             self.assertLessEqual(event["contentSize"]["height"], event["containerSize"]["height"])
 
+    def test_engaged_time_stops_15_seconds_after_the_last_input_and_while_hidden(self):
+        article = "/engaged/story.html"
+        self.open(article, news(self.service, reader="reader-engaged"))
+        wait_until(lambda: len(self.events_sent()) == 1, message="the first event")
+        self.assertEqual(self.events_sent()[0]["engagedMs"], 0, "no input yet")
+
+        # One input, then none: the time counts for 15 s after it, not beyond.
+        self.browser.run("scrollTo(0, 500)")
+        since = time.monotonic()
+        wait_until(lambda: time.monotonic() - since > 17, timeout=30, interval=0.5,
+                   message="17 s without input")
+        self.browser.run("readingProgress.flush()")
+        wait_until(lambda: len(self.events_sent()) >= 3, message="the flushed event")
+        self.assertEqual(sum(event["engagedMs"] for event in self.events_sent()[1:]), 15_000)
+
+        # Hidden for 3 s within 15 s of an input: that time does not count, nor the time after
+        # coming back until the next input.
+        own = self.driver.current_window_handle
+        self.browser.run("scrollTo(0, 900)")
+        self.hide()
+        hidden_at = time.monotonic()
+        wait_until(lambda: time.monotonic() - hidden_at > 3, interval=0.2, message="3 s hidden")
+        self.driver.close()
+        self.driver.switch_to.window(own)
+        wait_until(lambda: self.browser.run("return document.visibilityState") == "visible",
+                   message="the page visible again")
+        before = len(self.events_sent())
+        self.browser.run("readingProgress.flush()")
+        wait_until(lambda: len(self.events_sent()) > before, message="the flushed event")
+        self.assertEqual(self.events_sent()[-1]["engagedMs"], 0)
+        total = sum(event["engagedMs"] for event in self.events_sent())
+        self.wait_stats(article, lambda s: s["engagedSeconds"]["total"] == total / 1000,
+                        what=f"{total} ms engaged")
+
     def test_data_selector_names_the_article(self):
         # The story is a div; the article elements on the page are teasers in a sidebar.
         body = f"""<header class="masthead">masthead</header>
