@@ -17,7 +17,7 @@ FROM swift:${SWIFT_VERSION}-bookworm AS build
 # The same packages scripts/lib.sh installs for every build.
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        libmicrohttpd-dev libsqlite3-dev zlib1g-dev pkg-config \
+        libmicrohttpd-dev libsqlite3-dev zlib1g-dev libpq-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src
@@ -36,11 +36,11 @@ RUN swift build -c release --product reading-progress --static-swift-stdlib \
 # ---- run ---------------------------------------------------------------------------------
 FROM debian:bookworm-slim
 
-# libmicrohttpd12 and libsqlite3-0 are the shared libraries the binary links; libstdc++6 is
+# libmicrohttpd12, libsqlite3-0, zlib1g and libpq5 are the shared libraries the binary links; libstdc++6 is
 # what a statically linked Swift runtime still takes from the system; curl is for HEALTHCHECK.
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        libmicrohttpd12 libsqlite3-0 libstdc++6 ca-certificates curl \
+        libmicrohttpd12 libsqlite3-0 zlib1g libpq5 libstdc++6 ca-certificates curl \
     && rm -rf /var/lib/apt/lists/* \
     && groupadd --system --gid 10001 reading-progress \
     && useradd --system --uid 10001 --gid reading-progress --home-dir /data \

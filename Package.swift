@@ -12,6 +12,8 @@ let package = Package(
     products: [
         .executable(name: "reading-progress", targets: ["reading-progress"]),
         .library(name: "ProgressCore", targets: ["ProgressCore"]),
+        .library(name: "ReadingProgressClient", targets: ["ReadingProgressClient"]),
+        .library(name: "ReadingProgressUI", targets: ["ReadingProgressUI"]),
     ],
     targets: [
         .systemLibrary(
@@ -21,15 +23,24 @@ let package = Package(
             name: "CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(
+            name: "CLibPQ", pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CLibFuzzer"),
         // __builtin_prefetch, for the index's hash tables.
         .systemLibrary(name: "CPrefetch"),
 
         .target(name: "ProgressCore", swiftSettings: strict),
+        // The iOS client: delivery in Foundation alone (tested on Linux), SwiftUI views on top.
+        .target(name: "ReadingProgressClient", dependencies: ["ProgressCore"], swiftSettings: strict),
+        .target(
+            name: "ReadingProgressUI", dependencies: ["ReadingProgressClient", "ProgressCore"],
+            swiftSettings: strict),
         .target(name: "ProgressStore", swiftSettings: strict),
         .target(
             name: "EmbeddedStore", dependencies: ["ProgressStore", "CSQLite", "CPrefetch"],
             swiftSettings: strict),
+        .target(name: "PostgresStore", dependencies: ["ProgressStore", "CLibPQ"], swiftSettings: strict),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], swiftSettings: strict),
         .target(
             name: "ProgressService",
@@ -39,22 +50,35 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(
             name: "reading-progress",
-            dependencies: ["ProgressService", "ProgressStore", "EmbeddedStore", "HTTPServer"],
+            dependencies: ["ProgressService", "ProgressStore", "EmbeddedStore", "PostgresStore", "HTTPServer"],
             swiftSettings: strict),
         .executableTarget(
             name: "bench-ceiling", dependencies: ["CMicroHTTPD", "HTTPServer"], swiftSettings: strict),
+        // The store's parts and the ingest path measured on their own (scripts/bench runs it).
+        .executableTarget(
+            name: "store-bench", dependencies: ["EmbeddedStore", "ProgressStore", "ProgressService"],
+            swiftSettings: strict),
         // libFuzzer target for the ingest path: built with -sanitize=fuzzer,address by scripts/fuzz,
         // and as a replayer of saved inputs in the normal build.
         .executableTarget(
             name: "event-fuzzer", dependencies: ["ProgressService", "CLibFuzzer"], swiftSettings: strict),
 
-        .testTarget(name: "ProgressCoreTests", dependencies: ["ProgressCore"]),
-        .testTarget(name: "ProgressStoreTests", dependencies: ["ProgressStore"]),
-        .testTarget(name: "EmbeddedStoreTests", dependencies: ["EmbeddedStore", "ProgressStore"]),
-        .testTarget(name: "StoreConformanceTests", dependencies: ["EmbeddedStore", "ProgressStore"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
-        .testTarget(name: "ProgressServiceTests", dependencies: ["ProgressService"]),
-        .testTarget(name: "EndToEndTests"),
+        .testTarget(name: "ProgressCoreTests", dependencies: ["ProgressCore"], swiftSettings: strict),
+        .testTarget(name: "ProgressStoreTests", dependencies: ["ProgressStore"], swiftSettings: strict),
+        .testTarget(
+            name: "EmbeddedStoreTests", dependencies: ["EmbeddedStore", "ProgressStore"], swiftSettings: strict),
+        .testTarget(
+            name: "StoreConformanceTests", dependencies: ["EmbeddedStore", "PostgresStore", "ProgressStore"],
+            swiftSettings: strict),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
+        .testTarget(
+            name: "ProgressServiceTests",
+            dependencies: ["ProgressService", "ProgressStore", "EmbeddedStore", "HTTPServer", "ProgressCore"],
+            swiftSettings: strict),
+        .testTarget(name: "EndToEndTests", swiftSettings: strict),
+        .testTarget(
+            name: "ReadingProgressClientTests", dependencies: ["ReadingProgressClient", "ProgressCore"],
+            swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -16,7 +16,7 @@ ensure_packages() {
 }
 
 # The packages every build needs.
-BUILD_PACKAGES=(libmicrohttpd-dev libsqlite3-dev zlib1g-dev pkg-config)
+BUILD_PACKAGES=(libmicrohttpd-dev libsqlite3-dev zlib1g-dev libpq-dev pkg-config)
 
 # The schemathesis release that scripts/test runs. Its CLI and config changed between 3.x and 4.x;
 # scripts/conformance/ is written for 4.x.
@@ -31,19 +31,20 @@ ensure_schemathesis() {
         echo "$exe"
         return 0
     fi
-    make_venv "$venv"
-    echo "installing schemathesis $SCHEMATHESIS_VERSION into $venv" >&2
-    "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION" >&2
+    venv_with "$venv" "schemathesis==$SCHEMATHESIS_VERSION"
     echo "$exe"
 }
 
-# make_venv DIR — a fresh Python virtualenv in DIR, installing python3 and venv when missing.
-make_venv() {
+# venv_with DIR REQUIREMENT — a fresh Python virtualenv in DIR with REQUIREMENT installed from
+# PyPI, installing python3 and venv first when they are missing.
+venv_with() {
     command -v python3 >/dev/null || ensure_packages python3
     if ! python3 -m venv --clear "$1" >&2; then
         ensure_packages python3-venv
         python3 -m venv --clear "$1" >&2
     fi
+    echo "installing $2 into $1" >&2
+    "$1/bin/pip" install --quiet --disable-pip-version-check "$2" >&2
 }
 
 # What the browser tests (Tests/Browser) drive: Debian's Chromium and its driver, and the
@@ -61,8 +62,38 @@ ensure_browser_tests() {
         echo "$python"
         return 0
     fi
-    make_venv "$venv"
-    echo "installing selenium $SELENIUM_VERSION into $venv" >&2
-    "$venv/bin/pip" install --quiet --disable-pip-version-check "selenium==$SELENIUM_VERSION" >&2
+    venv_with "$venv" "selenium==$SELENIUM_VERSION"
     echo "$python"
+}
+
+# start_postgres FOLDER — starts a throwaway PostgreSQL (Debian's postgresql, run as the
+# postgres user, which PostgreSQL requires of a root caller) with its data in FOLDER on a free
+# port of 127.0.0.1, and sets POSTGRES_URI to its postgres database; stop_postgres FOLDER stops it.
+start_postgres() {
+    local folder=$1
+    ensure_packages postgresql libpq-dev
+    local bin
+    bin="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)"
+    local port
+    port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+    mkdir -p "$folder"
+    local run=()
+    if [ "$(id -u)" -eq 0 ]; then
+        chown postgres "$folder"
+        run=(runuser -u postgres --)
+    fi
+    "${run[@]}" "$bin/initdb" -D "$folder/data" -A trust -U postgres --no-sync >"$folder/initdb.log" 2>&1
+    "${run[@]}" "$bin/pg_ctl" -D "$folder/data" -l "$folder/server.log" -w -t 60 \
+        -o "-p $port -k $folder -c listen_addresses=127.0.0.1 -c max_connections=200" start >/dev/null
+    POSTGRES_URI="postgresql://postgres@127.0.0.1:$port/postgres"
+    POSTGRES_BIN=$bin
+    export POSTGRES_URI POSTGRES_BIN
+}
+
+stop_postgres() {
+    local folder=$1
+    [ -d "$folder/data" ] || return 0
+    local run=()
+    [ "$(id -u)" -eq 0 ] && run=(runuser -u postgres --)
+    "${run[@]}" "$POSTGRES_BIN/pg_ctl" -D "$folder/data" -m fast -w stop >/dev/null 2>&1 || true
 }

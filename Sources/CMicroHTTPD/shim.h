@@ -77,6 +77,16 @@ cmhd_client_address(struct MHD_Connection *connection)
     return info == NULL ? NULL : info->client_addr;
 }
 
+/* The size of the request's head (request line, header fields and the empty line after them)
+   as received, or 0 when libmicrohttpd cannot tell. */
+static inline size_t
+cmhd_request_head_size(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    return info == NULL ? 0 : info->header_size;
+}
+
 /* The port the daemon listens on (useful after binding port 0), or 0. */
 static inline uint16_t
 cmhd_bound_port(struct MHD_Daemon *daemon)

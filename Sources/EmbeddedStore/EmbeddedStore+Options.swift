@@ -9,9 +9,11 @@ extension EmbeddedStore {
         public var journalCapacityBytes: Int64?
         /// How long a connection waits for a lock held by another (a checkpoint, another process).
         public var busyTimeoutMs: Int32
-        /// How long an event id is remembered (24 hours, docs/api.md).
+        /// How long an event id is remembered at least (24 hours, docs/api.md), and half of how
+        /// long at most. Not positive: no id is remembered.
         public var idRetentionMs: Int64
-        /// How often, at most, ids older than `idRetentionMs` are deleted.
+        /// How often, at most, the ids waiting for a checkpoint that are older than
+        /// `idRetentionMs` are dropped (while checkpoints fail).
         public var pruneIntervalMs: Int64
         /// Whether each acknowledgement waits for `fdatasync` of the journal: an acknowledged
         /// event then survives a power cut too, not only the process being killed, at the
@@ -27,6 +29,9 @@ extension EmbeddedStore {
         /// mapping (`false`); `nil` chooses by the file system (`pwrite` on copy-on-write and
         /// network file systems, see ``EmbeddedStore/fileSystemCaveat(path:)``).
         public var positionedJournalWrites: Bool?
+        /// How many UTC days are kept, today's included: records of days before the window leave
+        /// memory and the files at start-up and within an hour after. 0 keeps every day.
+        public var retentionDays: Int
         /// The wall clock in ms since the epoch, against which event ids age. Tests move it.
         public var clock: @Sendable () -> Int64
 
@@ -34,7 +39,8 @@ extension EmbeddedStore {
             journalCapacityBytes: Int64? = nil, busyTimeoutMs: Int32 = 5_000,
             idRetentionMs: Int64 = 86_400_000, pruneIntervalMs: Int64 = 60_000, fsyncEachCommit: Bool = false,
             checkpointIntervalMs: Int64 = 30_000, snapshotPartBytes: Int = 64 << 20,
-            positionedJournalWrites: Bool? = nil, clock: @escaping @Sendable () -> Int64 = Options.wallClockMs
+            positionedJournalWrites: Bool? = nil, retentionDays: Int = 0,
+            clock: @escaping @Sendable () -> Int64 = Options.wallClockMs
         ) {
             self.journalCapacityBytes = journalCapacityBytes
             self.busyTimeoutMs = busyTimeoutMs
@@ -44,7 +50,14 @@ extension EmbeddedStore {
             self.checkpointIntervalMs = checkpointIntervalMs
             self.snapshotPartBytes = snapshotPartBytes
             self.positionedJournalWrites = positionedJournalWrites
+            self.retentionDays = retentionDays
             self.clock = clock
+        }
+
+        /// The first UTC day kept at `ms` since the epoch, or nil when every day is.
+        func firstKeptDay(atMs ms: Int64) -> Int32? {
+            guard retentionDays > 0 else { return nil }
+            return EmbeddedStore.day(ofMs: ms) - Int32(clamping: retentionDays) + 1
         }
 
         /// Milliseconds since the epoch by the system clock.

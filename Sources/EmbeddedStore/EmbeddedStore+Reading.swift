@@ -47,6 +47,27 @@ extension EmbeddedStore {
         isClosed ? nil : index.version(of: article)
     }
 
+    /// See ``ProgressStore/salt(forDay:completion:)``: from the database's `salts` table, made
+    /// and saved there the first time a day's is asked for.
+    public func salt(
+        forDay day: Int32, completion: @escaping @Sendable (Result<DailySalt, StoreError>) -> Void
+    ) {
+        guard !isClosed else { return completion(.failure(.closed)) }
+        completion(
+            Result { () throws(StoreError) in
+                try salts.salt(forDay: day, today: Self.day(ofMs: options.clock()))
+            })
+    }
+
+    /// See ``ProgressStore/erase(_:completion:)``: an entry in the event journal, then out of the
+    /// index — articles of many readers are folded anew without the erased records, which holds
+    /// appends up meanwhile — and out of the saved files with the next checkpoint.
+    public func erase(
+        _ erasure: Erasure, completion: @escaping @Sendable (Result<ErasureCount, StoreError>) -> Void
+    ) {
+        writer.erase(erasure, completion: completion)
+    }
+
     /// See ``ProgressStore/report(completion:)``.
     public func report(completion: @escaping @Sendable (StoreReport) -> Void) {
         completion(StoreReport(sizeBytes: sizeBytes, gauges: gauges))
@@ -68,7 +89,7 @@ extension EmbeddedStore {
             ),
             StoreGauge(
                 name: "recent_ids",
-                help: "Event ids remembered so that a repeat counts once (those of the last 24 hours).",
+                help: "Event ids remembered so that a repeat counts once (those of the last 24 to 48 hours).",
                 value: Double(writer.rememberedIDCount)),
         ]
     }
@@ -79,18 +100,27 @@ extension EmbeddedStore {
 
 extension EmbeddedStore {
     /// Applies the journal entries after the last checkpoint, in order, as they were
-    /// acknowledged; returns their ids with when each was acknowledged, in that order.
-    static func replay(_ journal: EventJournal, after foldedSeq: Int64, into index: MemoryIndex)
-        throws(StoreError) -> [(key: ExactKey, seenMs: Int64)]
-    {
-        var ids: [(key: ExactKey, seenMs: Int64)] = []
+    /// acknowledged: events fold into the index, erasures take out what they name (from the
+    /// index and from the ids replayed before them). Returns the ids replayed, with when each
+    /// was acknowledged, in that order, and the erasures.
+    static func replay(
+        _ journal: EventJournal, after foldedSeq: Int64, into index: MemoryIndex
+    ) throws(StoreError) -> (ids: IDKeyList, erasures: [Erasure]) {
+        var ids = IDKeyList()
+        var erasures: [Erasure] = []
         try journal.entries(after: foldedSeq) { entry throws(StoreError) in
-            let events = try EventLogCodec.decode(entry.payload)
-            for key in events.lazy.compactMap(\.deduplicationKey) {
-                ids.append((ExactKey(key), entry.committedMs))
+            switch try EventLogCodec.decodeEntry(entry.payload) {
+            case .events(let events):
+                for event in events {
+                    _ = event.withDeduplicationKey { ids.append($0, seenMs: entry.committedMs) }
+                }
+                index.apply(events)
+            case .erasure(let erasure):
+                _ = index.erase(erasure)
+                ids = ids.filter { !erasure.covers(key: $0) }
+                erasures.append(erasure)
             }
-            index.apply(events)
         }
-        return ids
+        return (ids, erasures)
     }
 }

@@ -15,10 +15,13 @@ public import ProgressStore
 public final class EmbeddedStore: ProgressStore {
     /// The path given to `init`, or `:memory:`.
     public let path: String
+    let options: Options
     private let isInMemory: Bool
     let journal: EventJournal
     let writer: StoreWriter
     private let checkpointer: Checkpointer
+    /// The daily salts of derived reader ids.
+    let salts: SaltBook
     /// Every statistic is read from here; SQLite is where it survives restarts.
     let index = MemoryIndex()
     /// Folds over many readers or articles run here, off the caller's thread.
@@ -45,6 +48,7 @@ public final class EmbeddedStore: ProgressStore {
     /// Opens the database at `path` with `options`.
     public init(path: String, options: Options) throws(StoreError) {
         self.path = path
+        self.options = options
         self.isInMemory = path == ":memory:"
         let (stateName, plainPath) = try Self.filenames(for: path)
         lockFile = try plainPath.map(LockFile.init)
@@ -58,10 +62,14 @@ public final class EmbeddedStore: ProgressStore {
             try state.execute("PRAGMA synchronous = FULL")
         }
         try Schema.migrate(state)
+        // Erased ids and expired salts leave the file's pages too, not only its tables.
+        try state.execute("PRAGMA secure_delete = ON")
+        let salts = try SaltBook(filename: stateName, busyTimeoutMs: options.busyTimeoutMs)
+        try salts.prune(today: Self.day(ofMs: options.clock()))
+        self.salts = salts
 
         let checkpointer = try Checkpointer(state: state, options: options)
-        let since = options.clock() - options.idRetentionMs
-        var recentIDs = try checkpointer.restore(into: index, idsSince: since)
+        try checkpointer.restore(into: index)
         checkpointer.markSaved(index)
 
         let journal = try EventJournal(
@@ -86,16 +94,31 @@ public final class EmbeddedStore: ProgressStore {
         }
         // The ids the journal adds are in no checkpoint yet: the next one saves them (the writer
         // hands it only the ids that come after).
-        let replayed = try Self.replay(journal, after: checkpointer.foldedSeq, into: index)
-        for (key, seenMs) in replayed { recentIDs[key] = seenMs }
-        checkpointer.saveWithNext(replayed)
-
+        let (replayed, erasures) = try Self.replay(journal, after: checkpointer.foldedSeq, into: index)
+        checkpointer.saveWithNext(replayed, erasures: erasures)
+        let startupIDs = try Self.startupIDs(
+            saved: checkpointer, replayed: replayed, erasures: erasures,
+            since: options.clock() - options.idRetentionMs)
         self.journal = journal
         self.checkpointer = checkpointer
         let writer = StoreWriter(
-            journal: journal, options: options, writable: writable, index: index, recentIDs: recentIDs)
+            journal: journal, options: options, writable: writable, index: index, startupIDs: startupIDs)
         self.writer = writer
-        checkpointer.start(journal: journal) { saved in writer.capture(changedSince: saved) }
+        // Days before the retention window leave at start-up: from memory here, from the files
+        // with a checkpoint right away — as what replayed erasures took does.
+        let expired = options.firstKeptDay(atMs: options.clock()).map { writer.dropDays(before: $0) } ?? 0
+        if expired > 0 || !erasures.isEmpty,
+            (try? checkpointer.checkpoint(writer.capture(changedSince: checkpointer.savedVersions))) != nil
+        {
+            journal.removeSegments(foldedThrough: checkpointer.foldedSeq)
+        }
+        checkpointer.start(
+            journal: journal, capture: { saved in writer.capture(changedSince: saved) },
+            upkeep: { [salts, options] in
+                let now = options.clock()
+                try? salts.prune(today: Self.day(ofMs: now))
+                return options.firstKeptDay(atMs: now).map { writer.dropDays(before: $0) > 0 } ?? false
+            })
     }
 
     deinit {
@@ -144,6 +167,9 @@ public final class EmbeddedStore: ProgressStore {
     var checkpointSeq: Int64 { checkpointer.foldedSeq }
     var checkpointFailing: Bool { checkpointer.failing.current }
 
+    /// The UTC day of `ms` since the epoch.
+    static func day(ofMs ms: Int64) -> Int32 { Int32(ms.floorDivided(by: 86_400_000)) }
+
     /// Whether ``close()`` has begun.
     var isClosed: Bool { closed.current }
 
@@ -173,6 +199,7 @@ public final class EmbeddedStore: ProgressStore {
         guard !wasClosed else { return }
         writer.close()
         checkpointer.stop()
+        salts.close()
         journal.close()
         lockFile?.release()
     }
@@ -183,6 +210,7 @@ public final class EmbeddedStore: ProgressStore {
         closed.withLock { $0 = true }
         writer.close()
         checkpointer.stop(saving: false)
+        salts.close()
         journal.abandon()
         lockFile?.release()
     }

@@ -20,18 +20,15 @@ final class StoreWriter: @unchecked Sendable {
     private let syncer: GroupCommitQueue<SyncRequest>?
     // Guarded by `lock`, like everything below.
     private var isClosed = false
-    /// The ids acknowledged within the retention window, by digest, with when.
-    private let recentIDs = RecentIDTable()
-    /// The same ids in the order they were acknowledged — which is the order of their times —
-    /// so that forgetting expired ones starts at the front and stops at the first young one.
-    private var recentOrder: [(digest: IDDigest, seenMs: Int64)]
-    private var recentStart = 0
+    /// The ids remembered so that a repeat counts once, in generations of `idRetentionMs`.
+    private var recentIDs: IDGenerations
     /// The keys of the ids acknowledged since the last checkpoint capture, which saves them.
     private var uncapturedIDs = IDKeyList()
+    /// The erasures since the last capture, whose ids the checkpoint takes out of the saved ones.
+    private var uncapturedErasures: [Erasure] = []
     private var lastPruneMs: Int64
-    /// The ids the current append has claimed, with the time each replaced (if any), so that a
-    /// failed write can give them back.
-    private var claimed: [(digest: IDDigest, replaced: Int64?)] = []
+    /// The ids the current append has claimed, so that a failed write can give them back.
+    private var claimed: [IDDigest] = []
     /// Set when a write failed for lack of space: until the file system has
     /// ``minimumFreeBytes`` free again, appends are refused without trying. A write that no
     /// longer fits can leave room for a smaller one, and a store that took every small event
@@ -47,16 +44,16 @@ final class StoreWriter: @unchecked Sendable {
 
     init(
         journal: EventJournal, options: EmbeddedStore.Options, writable: Flag, index: MemoryIndex,
-        recentIDs: [ExactKey: Int64]
+        startupIDs: RecentIDTable
     ) {
         self.journal = journal
         self.options = options
         self.writable = writable
         self.index = index
         // Saved already, or handed to the checkpointer by start-up: none is uncaptured.
-        self.recentOrder = recentIDs.map { (IDDigest(of: $0.key), $0.value) }.sorted { $0.seenMs < $1.seenMs }
-        for (digest, seenMs) in recentOrder { self.recentIDs.updateValue(seenMs, for: digest) }
-        self.lastPruneMs = options.clock()
+        let now = options.clock()
+        self.recentIDs = IDGenerations(generationMs: options.idRetentionMs, nowMs: now, previous: startupIDs)
+        self.lastPruneMs = now
         if options.fsyncEachCommit {
             syncer = GroupCommitQueue(
                 name: "EmbeddedStore sync",
@@ -125,14 +122,61 @@ final class StoreWriter: @unchecked Sendable {
             try? journal.rotate()
             let newIDs = uncapturedIDs
             uncapturedIDs = IDKeyList()
+            let erased = uncapturedErasures
+            uncapturedErasures = []
             return CheckpointCapture(
                 seq: journal.upcomingSeq - 1, articles: index.captureArticles(changedSince: saved),
-                newIDs: newIDs)
+                newIDs: newIDs, erasures: erased, erasedArticles: index.takeErasedArticles())
         }
     }
 
-    /// The ids remembered to count a repeat once: those acknowledged within the retention window
-    /// (and, until the next prune, some just past it).
+    /// Takes what `erasure` names out of every statistic: an entry in the journal first (so that
+    /// a restart replays it in its place, after the events it erases), then out of the index and
+    /// out of the ids waiting for a checkpoint; `completion` runs once it is durable.
+    func erase(_ erasure: Erasure, completion: @escaping @Sendable (Result<ErasureCount, StoreError>) -> Void)
+    {
+        let outcome = lock.withLock { () -> Result<ErasureCount, StoreError>? in
+            guard !isClosed else { return .failure(.closed) }
+            let now = options.clock()
+            guard let payload = EventLogCodec.encode(erasure) else {
+                return .failure(.posix(EINVAL, "the id to erase is longer than the journal takes"))
+            }
+            let count: ErasureCount
+            do throws(StoreError) {
+                try checkRoom()
+                _ = try journal.append(payload: payload, committedMs: now)
+                count = index.erase(erasure)
+            } catch {
+                if error.posixCode == ENOSPC || error.posixCode == EDQUOT { waitingForRoom = true }
+                writable.set(false)
+                return .failure(error)
+            }
+            writable.ensure(true)
+            forget(erasure, at: now)
+            guard let syncer else { return .success(count) }
+            let queued = syncer.enqueue(SyncRequest { synced in completion(synced.map { count }) })
+            precondition(queued, "the sync queue closed while the writer was open")
+            return nil
+        }
+        if let outcome { completion(outcome) }
+    }
+
+    /// Drops every record of a UTC day before `day` (retention); returns how many.
+    func dropDays(before day: Int32) -> Int {
+        lock.withLock { index.dropDays(before: day) }
+    }
+
+    /// Forgets the ids `erasure` took: those waiting for a capture, and (for the next ones)
+    /// those remembered. Callers hold `lock`.
+    private func forget(_ erasure: Erasure, at ms: Int64) {
+        uncapturedIDs = uncapturedIDs.filter { !erasure.covers(key: $0) }
+        recentIDs.advance(to: ms)
+        recentIDs.erase(erasure)
+        uncapturedErasures.append(erasure)
+    }
+
+    /// The ids remembered to count a repeat once: those of the current generation and of the
+    /// one before (see ``IDGenerations``).
     var rememberedIDCount: Int { lock.withLock { recentIDs.count } }
 
     /// Takes no more appends, and waits until every fsync under way has completed.
@@ -145,6 +189,7 @@ final class StoreWriter: @unchecked Sendable {
     private func write(_ events: [EventRecord]) -> Result<AppendResult, StoreError> {
         let now = options.clock()
         var result = AppendResult(counted: 0, duplicates: 0)
+        recentIDs.advance(to: now)
         claimed.removeAll(keepingCapacity: true)
         // The keys go with the next capture, unless the write fails.
         let uncapturedBefore = uncapturedIDs.mark
@@ -153,11 +198,8 @@ final class StoreWriter: @unchecked Sendable {
             counted.removeAll(keepingCapacity: true)
             for event in events {
                 let isRepeat = event.withDeduplicationKey { key -> Bool in
-                    let digest = IDDigest(of: key)
-                    // A repeat within this append finds the claim of its first.
-                    if let seen = recentIDs[digest], seen > now - options.idRetentionMs { return true }
-                    let replaced = recentIDs.updateValue(now, for: digest)
-                    claimed.append((digest, replaced))
+                    guard let digest = recentIDs.claim(key, of: event) else { return true }
+                    claimed.append(digest)
                     uncapturedIDs.append(key, seenMs: now)
                     return false
                 }
@@ -189,7 +231,6 @@ final class StoreWriter: @unchecked Sendable {
         }
         waitingForRoom = false
         writable.ensure(true)
-        for claim in claimed { recentOrder.append((claim.digest, now)) }
         // Under `lock`, so that the index never lacks an entry the journal has before it (a
         // snapshot of both agrees), and so that a read after this returns sees the events.
         index.apply(counted)
@@ -200,16 +241,9 @@ final class StoreWriter: @unchecked Sendable {
         return .success(result)
     }
 
-    /// Nothing counted: the ids the write claimed go back, last first (an id is claimed twice in
-    /// one append only when the retention is not positive). Callers hold `lock`.
+    /// Nothing counted: the ids the write claimed go back. Callers hold `lock`.
     private func giveBack(_ uncapturedBefore: (bytes: Int, count: Int, newestMs: Int64)) {
-        for claim in claimed.reversed() {
-            if let replaced = claim.replaced {
-                recentIDs.updateValue(replaced, for: claim.digest)
-            } else {
-                recentIDs.remove(claim.digest)
-            }
-        }
+        for digest in claimed { recentIDs.giveBack(digest) }
         uncapturedIDs.truncate(to: uncapturedBefore)
     }
 
@@ -223,23 +257,12 @@ final class StoreWriter: @unchecked Sendable {
             "the disk is full: events are taken again once \(Self.minimumFreeBytes >> 20) MiB are free")
     }
 
-    /// Drops ids older than the retention window: work in proportion to what expired, not to
-    /// what is held, so a large set of ids never stalls an append.
+    /// Drops the keys waiting for a capture that are older than the retention window (the
+    /// remembered ids go a generation at a time, see ``IDGenerations/advance(to:)``). They grow
+    /// old only while no capture runs (a checkpoint stuck behind a busy database); a capture
+    /// hands them over, and a failed save keeps them for the next.
     private func forgetExpiredIDs(now: Int64) {
         let horizon = now - options.idRetentionMs
-        while recentStart < recentOrder.count, recentOrder[recentStart].seenMs <= horizon {
-            let (digest, seenMs) = recentOrder[recentStart]
-            // An id acknowledged again later has a newer entry further on: keep it.
-            if recentIDs[digest] == seenMs { recentIDs.remove(digest) }
-            recentStart += 1
-        }
-        recentIDs.shrinkIfSparse()
-        if recentStart > 4096 && recentStart * 2 > recentOrder.count {
-            recentOrder.removeFirst(recentStart)
-            recentStart = 0
-        }
-        // Uncaptured ids grow old only while no capture runs (a checkpoint stuck behind a busy
-        // database); a capture hands them over, and a failed save keeps them for the next.
         if let first = uncapturedIDs.firstSeenMs, first <= horizon {
             uncapturedIDs = uncapturedIDs.seen(after: horizon)
         }

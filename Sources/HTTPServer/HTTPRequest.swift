@@ -28,6 +28,10 @@ public struct HTTPRequest: Sendable {
         set { peer = .text(newValue) }
     }
 
+    /// The peer's address as the 16 bytes of IPv6 in two big-endian halves (IPv4 mapped into
+    /// `::ffff:0:0/96`), without formatting it; `nil` when unknown.
+    public var remoteAddressWords: (high: UInt64, low: UInt64)? { peer.words }
+
     /// The client the peer's address stands for (see ``ClientNetwork``): what a per-client limit
     /// should count by.
     public var client: ClientNetwork { peer.client }
@@ -59,6 +63,12 @@ public struct HTTPRequest: Sendable {
     /// The value of the first header field called `name`, compared case-insensitively.
     public func header(_ name: String) -> String? {
         fields.value(named: name)
+    }
+
+    /// The values of every header field called `name` (compared case-insensitively), in the
+    /// order received.
+    public func headers(named name: String) -> [String] {
+        fields.values(named: name)
     }
 
     /// `classify` applied to the bytes of the first header field called `name` (compared

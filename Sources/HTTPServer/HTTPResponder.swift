@@ -14,4 +14,11 @@ public protocol HTTPResponder: Sendable {
     /// `Content-Length` over the limit this is answered before the body is read (a client that
     /// sent `Expect: 100-continue` never sends it); the connection is closed afterwards.
     func bodyTooLarge(_ request: HTTPRequest) -> HTTPResponse
+
+    /// The answer for a request whose head the server refuses to frame (see ``RequestRefusal``).
+    ///
+    /// `request` carries what could be read of the method, path, query and headers, with an
+    /// empty body; the connection is closed afterwards. The default answers
+    /// ``RequestRefusal/response``.
+    func refuse(_ request: HTTPRequest, because refusal: RequestRefusal) -> HTTPResponse
 }

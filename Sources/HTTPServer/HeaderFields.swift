@@ -101,6 +101,21 @@ struct HeaderFields: Sendable {
         }
     }
 
+    /// The values of every field called `name`, in the order received (a list-valued field such
+    /// as `X-Forwarded-For` may come in several).
+    func values(named name: String) -> [String] {
+        var values: [String] = []
+        let wanted = Array(name.utf8)
+        wanted.withUnsafeBufferPointer { wanted in
+            forEachField { fieldName, value in
+                if fieldName.count == wanted.count && equalsIgnoringASCIICase(fieldName, wanted) {
+                    values.append(String(decoding: value, as: UTF8.self))
+                }
+            }
+        }
+        return values
+    }
+
     /// The `Content-Length`, when it is a decimal number that fits a `UInt64`.
     ///
     /// libmicrohttpd has already refused one that is not; parsing it as `Int` would miss those
@@ -122,8 +137,16 @@ struct HeaderFields: Sendable {
 
     /// Every field as a pair of strings, in the order received.
     var pairs: [(name: String, value: String)] {
+        var pairs: [(name: String, value: String)] = []
+        forEachField { name, value in
+            pairs.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+        }
+        return pairs
+    }
+
+    /// `body` applied to each field's name and value bytes, in the order received.
+    private func forEachField(_ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Void) {
         storage.withUnsafeBytes { bytes in
-            var pairs: [(name: String, value: String)] = []
             var offset = 0
             while offset + 8 <= bytes.count {
                 let nameLength = Int(
@@ -133,17 +156,10 @@ struct HeaderFields: Sendable {
                 let nameStart = offset + 8
                 let valueStart = nameStart + nameLength
                 offset = valueStart + valueLength
-                pairs.append(
-                    (
-                        name: String(
-                            decoding: UnsafeRawBufferPointer(rebasing: bytes[nameStart..<valueStart]),
-                            as: UTF8.self),
-                        value: String(
-                            decoding: UnsafeRawBufferPointer(rebasing: bytes[valueStart..<offset]),
-                            as: UTF8.self)
-                    ))
+                body(
+                    UnsafeRawBufferPointer(rebasing: bytes[nameStart..<valueStart]),
+                    UnsafeRawBufferPointer(rebasing: bytes[valueStart..<offset]))
             }
-            return pairs
         }
     }
 }

@@ -14,13 +14,13 @@ enum MHDCallbacks {
 
     /// `MHD_AccessHandlerCallback`.
     static let access: MHD_AccessHandlerCallback = {
-        serverPointer, _, _, method, _, uploadData, uploadSize, contextPointer in
+        serverPointer, _, _, method, version, uploadData, uploadSize, contextPointer in
         guard let serverPointer, let method, let uploadSize, let pointer = contextPointer?.pointee
         else { return .NO }
         let server = Unmanaged<ServerCore>.fromOpaque(serverPointer).takeUnretainedValue()
         let context = Unmanaged<RequestContext>.fromOpaque(pointer).takeUnretainedValue()
         return server.handle(
-            context, method: method, uploadData: uploadData, uploadSize: uploadSize)
+            context, method: method, version: version, uploadData: uploadData, uploadSize: uploadSize)
     }
 
     /// `MHD_OPTION_NOTIFY_COMPLETED`: the request is over (answered, failed or aborted).

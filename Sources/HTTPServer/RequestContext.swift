@@ -50,17 +50,28 @@ final class RequestContext: @unchecked Sendable {
     @exclusivity(unchecked) var pendingLinks = PendingList.Links()
     let reply = Mutex(Reply.responding)
 
+    /// The request-target as the URI log callback saw it, where libmicrohttpd keeps the head
+    /// until the request is over; its bytes are changed in place (unescaped) after that call.
+    @exclusivity(unchecked) private var target = UnsafeRawBufferPointer(start: nil, count: 0)
+    /// Whether the target holds whitespace or a control character (RFC 9112 §3.2).
+    @exclusivity(unchecked) private var targetIsMalformed = false
+
     /// `target` is the request-target exactly as received, percent-encoding intact.
     init(connection: OpaquePointer, server: ServerCore, target: UnsafePointer<CChar>?) {
         self.connection = connection
         self.server = server
-        request = Self.request(target: target)
+        guard let target else {
+            request = HTTPRequest(path: "/", query: nil)
+            return
+        }
+        let bytes = UnsafeRawBufferPointer(start: target, count: strlen(target))
+        request = Self.request(target: bytes)
+        self.target = bytes
+        targetIsMalformed = bytes.contains { $0 <= 0x20 || $0 == 0x7F }
     }
 
     /// A request with the path and query of `target`, the rest to be filled in.
-    private static func request(target: UnsafePointer<CChar>?) -> HTTPRequest {
-        guard let target else { return HTTPRequest(path: "/", query: nil) }
-        let bytes = UnsafeRawBufferPointer(start: target, count: strlen(target))
+    private static func request(target bytes: UnsafeRawBufferPointer) -> HTTPRequest {
         guard let mark = bytes.firstIndex(of: UInt8(ascii: "?")) else {
             return HTTPRequest(path: String(decoding: bytes, as: UTF8.self), query: nil)
         }
@@ -69,25 +80,50 @@ final class RequestContext: @unchecked Sendable {
             query: String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(mark + 1)...]), as: UTF8.self))
     }
 
-    /// Fills in everything but the body once the header block is complete, and returns the
-    /// `Content-Length` the client announced, if any.
-    func readHead(method: UnsafePointer<CChar>) -> UInt64? {
+    /// What the header block makes of the request.
+    enum Head {
+        /// Framed unambiguously, with the `Content-Length` the client announced, if any.
+        case framed(contentLength: UInt64?)
+        /// Refused (``HeadCheck``, ``HeadLayout``): the request is not to be answered otherwise.
+        case refused(RequestRefusal)
+    }
+
+    /// Fills in everything but the body once the header block is complete, and checks that its
+    /// framing is unambiguous.
+    func readHead(method: UnsafePointer<CChar>, version: UnsafePointer<CChar>?) -> Head {
+        var layoutAtStart = HeadLayout(skipping: method)
+        if server.checksHeadLayout, let version {
+            let size = cmhd_request_head_size(connection)
+            if size > 0 {
+                layoutAtStart = HeadLayout(method: method, target: target, version: version, headSize: size)
+            }
+        }
+        var check = HeadCheck()
+        var layout = layoutAtStart
         // The fields are copied into a buffer on the stack, then into one allocation of the
         // right size; only a header block larger than the buffer takes a second pass. (Swift
         // puts up to 1 KiB on the stack of a thread it did not start; more goes to the heap.)
         let fields = withUnsafeTemporaryAllocation(byteCount: 1024, alignment: 8) { scratch in
             HeaderFields(scratch: scratch) { writer in
-                _ = withUnsafeMutablePointer(to: &writer) {
+                // A second pass starts over.
+                var reader = HeadReader(writer: writer, check: HeadCheck(), layout: layoutAtStart)
+                _ = withUnsafeMutablePointer(to: &reader) {
                     MHD_get_connection_values_n(connection, .HEADER_KIND, collectHeader, $0)
                 }
-                return writer.needed
+                check = reader.check
+                layout = reader.layout
+                return reader.writer.needed
             }
         }
         let contentLength = fields.contentLength
         request?.method = methodName(method)
         request?.fields = fields
         request?.peer = PeerAddress(cmhd_client_address(connection))
-        return contentLength
+        if targetIsMalformed { return .refused(HeadFlaw(.targetCharacters).refusal) }
+        if let flaw = layout.finish() ?? check.finish(isHTTP10: isHTTP10(version)) {
+            return .refused(flaw.refusal)
+        }
+        return .framed(contentLength: contentLength)
     }
 
     func reserveBody(_ capacity: Int) {
@@ -155,12 +191,27 @@ final class RequestContext: @unchecked Sendable {
     }
 }
 
-private let collectHeader: MHD_KeyValueIteratorN = { writer, _, name, nameSize, value, valueSize in
-    guard let writer = writer?.assumingMemoryBound(to: HeaderFields.Writer.self) else { return .NO }
-    writer.pointee.append(
-        name: UnsafeRawBufferPointer(start: name, count: name == nil ? 0 : nameSize),
-        value: UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize))
+/// What one pass over the header fields fills in.
+private struct HeadReader {
+    var writer: HeaderFields.Writer
+    var check: HeadCheck
+    var layout: HeadLayout
+}
+
+private let collectHeader: MHD_KeyValueIteratorN = { reader, _, name, nameSize, value, valueSize in
+    guard let reader = reader?.assumingMemoryBound(to: HeadReader.self) else { return .NO }
+    let name = UnsafeRawBufferPointer(start: name, count: name == nil ? 0 : nameSize)
+    let value = UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize)
+    reader.pointee.writer.append(name: name, value: value)
+    reader.pointee.check.inspect(name: name, value: value)
+    reader.pointee.layout.field(name: name, value: value)
     return .YES
+}
+
+/// Whether `version` (libmicrohttpd has checked it is `HTTP/d.d`) is HTTP/1.0.
+private func isHTTP10(_ version: UnsafePointer<CChar>?) -> Bool {
+    guard let version else { return false }
+    return matches(UnsafeRawPointer(version).assumingMemoryBound(to: UInt8.self), "HTTP/1.0")
 }
 
 /// The method as a string; the common ones are literals, which costs no decoding.

@@ -27,6 +27,8 @@ final class ServerCore: Sendable {
     let dispatching = Atomic<Int>(0)
     static let unavailable = HTTPResponse(status: 503, headers: [(name: "Connection", value: "close")])
     let resumeGate = ResumeGate()
+    /// Whether the linked libmicrohttpd lays out a request's head as ``HeadLayout`` expects.
+    let checksHeadLayout = HeadLayout.isKnown(version: String(cString: MHD_get_version()))
 
     init(responder: any HTTPResponder, maxBodyBytes: Int) {
         self.responder = responder
@@ -36,16 +38,21 @@ final class ServerCore: Sendable {
     /// The access handler: called when the headers are complete, once per chunk of body, once
     /// when the body is complete, and again after each resume.
     func handle(
-        _ context: RequestContext, method: UnsafePointer<CChar>,
+        _ context: RequestContext, method: UnsafePointer<CChar>, version: UnsafePointer<CChar>?,
         uploadData: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>
     ) -> MHD_Result {
         let size = uploadSize.pointee
         uploadSize.pointee = 0
         switch context.stage {
         case .headers:
-            if let length = context.readHead(method: method) {
-                if length > UInt64(maxBodyBytes) { return answerTooLarge(context) }
-                context.reserveBody(Int(length))
+            switch context.readHead(method: method, version: version) {
+            case .refused(let refusal):
+                return answerRefused(context, refusal)
+            case .framed(let contentLength?):
+                if contentLength > UInt64(maxBodyBytes) { return answerTooLarge(context) }
+                context.reserveBody(Int(contentLength))
+            case .framed(nil):
+                break
             }
             context.stage = .body
             return .YES
@@ -96,6 +103,14 @@ final class ServerCore: Sendable {
         var request = context.takeRequest()
         request.body = []
         let response = responder.bodyTooLarge(request)
+        return queue(response, on: context.connection, closing: true)
+    }
+
+    /// Answers a request whose head is refused, before its body is read (libmicrohttpd then
+    /// discards the body and closes the connection, so none of it is taken for a next request).
+    private func answerRefused(_ context: RequestContext, _ refusal: RequestRefusal) -> MHD_Result {
+        context.stage = .answered
+        let response = responder.refuse(context.takeRequest(), because: refusal)
         return queue(response, on: context.connection, closing: true)
     }
 

@@ -48,6 +48,28 @@ enum PeerAddress: Sendable {
         }
     }
 
+    /// The address as the 16 bytes of IPv6, as two big-endian halves, an IPv4 address mapped
+    /// into `::ffff:0:0/96`; `nil` when there is none (or the text is no address).
+    var words: (high: UInt64, low: UInt64)? {
+        switch self {
+        case .none: return nil
+        case .ipv4(let bits): return (0, 0xFFFF_0000_0000 | UInt64(UInt32(bigEndian: bits)))
+        case .ipv6(var host):
+            return withUnsafeBytes(of: &host) { bytes in
+                (
+                    UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self)),
+                    UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+                )
+            }
+        case .text(let text):
+            var ipv4 = in_addr()
+            if inet_pton(AF_INET, text, &ipv4) == 1 { return PeerAddress.ipv4(ipv4.s_addr).words }
+            var ipv6 = in6_addr()
+            if inet_pton(AF_INET6, text, &ipv6) == 1 { return PeerAddress.ipv6(ipv6).words }
+            return nil
+        }
+    }
+
     /// The client this address stands for, made from its bytes without formatting them.
     var client: ClientNetwork {
         switch self {

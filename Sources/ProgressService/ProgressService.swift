@@ -18,6 +18,8 @@ public final class ProgressService: HTTPResponder {
     let limiter: RateLimiter<ClientNetwork>?
     /// Stats answers by article and query, while the article is unchanged.
     let statsCache = AnswerCache()
+    /// Reader ids for events that name none, and today's salt.
+    let derivedReaders: DerivedReaders
     /// Milliseconds since the epoch; replaceable so tests can pin the clock.
     let clock: @Sendable () -> Int64
     /// The healthy `/healthz` answer, prepared for requests without `Origin` (every load
@@ -35,6 +37,7 @@ public final class ProgressService: HTTPResponder {
         self.cors = CORSPolicy(allowedOrigins: configuration.allowedOrigins)
         self.token = configuration.apiToken.map(BearerToken.init)
         self.limiter = configuration.rateLimit.map { RateLimiter(rate: $0) }
+        self.derivedReaders = DerivedReaders(store: store)
         self.clock = clock
         // Hashes and compresses the web assets now rather than on the first request for one.
         _ = WebCatalog.builtIn
@@ -65,10 +68,11 @@ public final class ProgressService: HTTPResponder {
                 method: method, route: label, status: status, nanoseconds: nanoseconds, endedAt: ended)
             reply(render(outcome, origin: origin))
         }
-        // Load balancers' probes are never refused; every other route counts, `/metrics` too
-        // (its token could otherwise be guessed at any rate).
-        if let limiter, route != .healthz,
-            let wait = limiter.admit(request.client, now: started)
+        // Load balancers' probes are never refused, nor the files of a page (one load asks for
+        // a dozen at once); every other route counts, `/metrics` too (its token could otherwise
+        // be guessed at any rate).
+        if let limiter, route?.isRateLimited ?? true,
+            let wait = limiter.admit(limiterKey(of: request), now: started)
         {
             finish(.failure(.rateLimited(limit: limiter.rate, retryAfterSeconds: wait)))
             return
@@ -100,15 +104,27 @@ public final class ProgressService: HTTPResponder {
             finish(.success(preflight(request, route: route)))
             return
         }
+        if route.erases, token == nil {
+            finish(.failure(.forbidden))
+            return
+        }
         if route.needsToken, let token, !token.accepts(authorization: request.header("Authorization")) {
             finish(.failure(.unauthorized))
             return
         }
         switch route {
-        case .events: ingest(request, finish)
+        case .events:
+            if let origin = request.header("Origin"), !cors.allows(origin) {
+                metrics.recordEvents(accepted: 0, rejected: 1, duplicates: 0)
+                finish(.failure(.originNotAllowed(origin)))
+                return
+            }
+            ingest(request, finish)
         case .progress: finish(Result { () throws(APIError) in try progress(request) })
         case .articles: listing(request, finish)
         case .stats(let rawArticle): statistics(request, rawArticle: rawArticle, finish)
+        case .reader(let rawReader): erase(.reader, rawID: rawReader, finish)
+        case .article(let rawArticle): erase(.article, rawID: rawArticle, finish)
         case .healthz:
             guard store.isWritable else {
                 // After a failed write, a probe decides: the cause may be gone while no

@@ -1,6 +1,7 @@
 /// What the service needs to know beyond its store: The options (docs/operations.md) that shape answers.
 public struct ServiceConfiguration: Sendable {
-    /// When set, read routes need `Authorization: Bearer <token>`.
+    /// When set, read and erase routes need `Authorization: Bearer <token>`; without it the erase
+    /// routes answer 403.
     public var apiToken: String?
     /// The completion threshold used when a query names none.
     public var completionThreshold: Double
@@ -11,15 +12,22 @@ public struct ServiceConfiguration: Sendable {
     /// Requests a second one client may make (an IPv4 address, or an IPv6 /64), in bursts of as
     /// many; more get 429 with `Retry-After`. `nil`: no limit. `/healthz` is never limited.
     public var rateLimit: Int?
+    /// Peers whose `X-Forwarded-For` names the client (docs/privacy.md, "The client address").
+    public var trustedProxies: TrustedProxies
+    /// Days of events kept, today's included; 0 keeps every day (docs/privacy.md, "Retention").
+    public var retentionDays: Int
 
     public init(
         apiToken: String? = nil, completionThreshold: Double = 0.9, maxBodyBytes: Int = 1_048_576,
-        allowedOrigins: [String] = ["*"], rateLimit: Int? = nil
+        allowedOrigins: [String] = ["*"], rateLimit: Int? = nil, trustedProxies: TrustedProxies = .none,
+        retentionDays: Int = 0
     ) {
         self.apiToken = apiToken
         self.completionThreshold = completionThreshold
         self.maxBodyBytes = maxBodyBytes
         self.allowedOrigins = allowedOrigins
         self.rateLimit = rateLimit
+        self.trustedProxies = trustedProxies
+        self.retentionDays = retentionDays
     }
 }

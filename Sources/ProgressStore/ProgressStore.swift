@@ -34,6 +34,19 @@ public protocol ProgressStore: AnyObject, Sendable {
     func listing(
         _ query: ListingQuery, completion: @escaping @Sendable (Result<ListingPage, StoreError>) -> Void)
 
+    /// The salt of `day` (a UTC day of the server's clock, today's when deriving ids): the one
+    /// kept, or a new random one kept before it is handed out, so that every caller — after a
+    /// restart, on every node — gets the same salt for the same day. Salts of days before
+    /// ``DailySalt/oldestKept(today:)`` are deleted (and never handed out).
+    func salt(forDay day: Int32, completion: @escaping @Sendable (Result<DailySalt, StoreError>) -> Void)
+
+    /// Removes a reader, or an article, from every statistic, durably: once completed the
+    /// erasure survives a crash like an acknowledged event, a replay never brings the data
+    /// back, and after the next checkpoint (or a clean stop) the erased ids occur in no file of
+    /// the store. Events that arrive later are counted anew — and their ids too, even if
+    /// sent before the erasure.
+    func erase(_ erasure: Erasure, completion: @escaping @Sendable (Result<ErasureCount, StoreError>) -> Void)
+
     /// A number that changes whenever any figure of `article` may have changed, read without
     /// waiting on I/O — or `nil` when the store cannot tell at that cost (then nothing computed
     /// from it is kept). Answers computed at one version are reused while it holds.

@@ -1,4 +1,5 @@
 import Foundation
+import ProgressService
 
 /// The options (docs/operations.md), each also readable from its `READING_PROGRESS_*` environment variable.
 /// A command-line option wins over the environment.
@@ -21,6 +22,15 @@ struct Options {
     var fsyncCommits = false
     /// 0: no limit.
     var rateLimit = 0
+    var trustedProxies = TrustedProxies.none
+    /// 0: keep every day.
+    var retentionDays = 0
+    /// Added to the wall clock everywhere the service reads it (a testing aid).
+    var clockOffsetSeconds: Int64 = 0
+    /// Fill an in-memory store with a sample of readers (see Demo.swift).
+    var demo = false
+    /// Whether `--store` was given on the command line: `--demo` refuses any store but `memory:`.
+    private var storeGiven = false
 
     struct Invalid: Error {
         var message: String
@@ -49,12 +59,31 @@ struct Options {
             "--rate-limit", "N",
             "requests a second one client (an IPv4 address, an IPv6 /64) may make, in bursts of as many; more get 429 with Retry-After; /healthz is exempt; 0: no limit (default 0)"
         ),
+        (
+            "--trusted-proxies", "LIST",
+            "IPv4 and IPv6 CIDR blocks and addresses, comma separated, of proxies whose X-Forwarded-For names the client (default none)"
+        ),
+        (
+            "--retention-days", "N",
+            "days of statistics kept, today's included; older days are dropped within an hour and at start-up, and older events refused; 0 keeps every day (default 0)"
+        ),
+        (
+            "--clock-offset-seconds", "SECONDS",
+            "a testing aid: shifts the service's clock (days, event times, retention, salts, id windows) by this many seconds (default 0)"
+        ),
         ("--log-requests", "true|false", "one log line per request on standard error (default true)"),
         (
             "--fsync-commits", "true|false",
             "fdatasync the event journal before each answer (grouped), so acknowledged events survive a power cut too, not only kill -9 (default false)"
         ),
+        (
+            "--demo", "",
+            "start with a sample of four weeks of readers on several articles, in an in-memory store (READING_PROGRESS_STORE is ignored, another --store refused), to look around the dashboard (default false)"
+        ),
     ]
+
+    /// Flags that take no value on the command line (`--demo`, or `--demo=false`).
+    static let switches: Set<String> = ["--demo"]
 
     static func environmentName(of flag: String) -> String {
         "READING_PROGRESS_" + flag.dropFirst(2).uppercased().replacingOccurrences(of: "-", with: "_")
@@ -65,6 +94,9 @@ struct Options {
         for (flag, _, _) in Self.table {
             if let value = environment[Self.environmentName(of: flag)] { try set(flag, value) }
         }
+        // A store from the environment (a container's, say) gives way to --demo; one given on
+        // the command line beside it is a mistake.
+        storeGiven = false
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             var flag = argument
@@ -76,9 +108,18 @@ struct Options {
             guard Self.table.contains(where: { $0.flag == flag }) else {
                 throw Invalid(message: "unknown option \(flag); see --help")
             }
-            if value == nil { value = remaining.popFirst() }
+            if value == nil { value = Self.switches.contains(flag) ? "true" : remaining.popFirst() }
             guard let value else { throw Invalid(message: "\(flag) needs a value") }
             try set(flag, value)
+        }
+        if demo {
+            guard !storeGiven || store == "memory:" else {
+                throw Invalid(
+                    message:
+                        "--demo fills an in-memory store with sample readers; it cannot be combined with --store \(store)"
+                )
+            }
+            store = "memory:"
         }
     }
 
@@ -97,6 +138,7 @@ struct Options {
                     || value.hasPrefix("postgresql://")
             else { throw bad() }
             store = value
+            storeGiven = true
         case "--api-token":
             apiToken = value.isEmpty ? nil : value
         case "--completion-threshold":
@@ -123,12 +165,28 @@ struct Options {
         case "--rate-limit":
             guard let rate = Int(value), (0...10_000_000).contains(rate) else { throw bad() }
             rateLimit = rate
+        case "--trusted-proxies":
+            do {
+                trustedProxies = try TrustedProxies(parsing: value)
+            } catch {
+                throw Invalid(
+                    message: "invalid value for \(flag): '\(error.entry)' is no IP address or CIDR block")
+            }
+        case "--retention-days":
+            guard let days = Int(value), (0...36_500).contains(days) else { throw bad() }
+            retentionDays = days
+        case "--clock-offset-seconds":
+            guard let seconds = Int64(value), seconds.magnitude <= 100 * 366 * 86_400 else { throw bad() }
+            clockOffsetSeconds = seconds
         case "--log-requests":
             guard let enabled = Bool(value) else { throw bad() }
             logRequests = enabled
         case "--fsync-commits":
             guard let enabled = Bool(value) else { throw bad() }
             fsyncCommits = enabled
+        case "--demo":
+            guard let enabled = Bool(value) else { throw bad() }
+            demo = enabled
         default:
             throw Invalid(message: "unknown option \(flag)")
         }
@@ -147,7 +205,8 @@ struct Options {
 
             """
         for (flag, value, help) in table {
-            text += "  \(flag) \(value)\n      \(help)\n      env \(environmentName(of: flag))\n"
+            text +=
+                "  \(flag)\(value.isEmpty ? "" : " " + value)\n      \(help)\n      env \(environmentName(of: flag))\n"
         }
         return text
     }

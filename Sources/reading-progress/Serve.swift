@@ -2,6 +2,7 @@ import Dispatch
 import EmbeddedStore
 import Foundation
 import HTTPServer
+import PostgresStore
 import ProgressService
 import ProgressStore
 
@@ -10,19 +11,36 @@ import ProgressStore
 func serve(_ options: Options) -> Int32 {
     tuneAllocator()
     let log = RequestLog(enabled: options.logRequests)
+    let offsetMs = options.clockOffsetSeconds * 1000
+    let clock: @Sendable () -> Int64 = { wallClockMs() + offsetMs }
     let store: any ProgressStore
     do {
-        store = try openStore(options.store, fsyncCommits: options.fsyncCommits)
+        store = try openStore(
+            options.store, fsyncCommits: options.fsyncCommits, retentionDays: options.retentionDays,
+            clock: clock)
     } catch {
-        log.lifecycle("cannot open store \(options.store): \(error)")
+        log.lifecycle("cannot open store \(describe(options.store)): \(error)")
         return 1
+    }
+    if options.demo {
+        do {
+            let (readers, events) = try DemoData.fill(store, nowMs: clock())
+            log.lifecycle(
+                "demo: \(readers) sample readers, \(events) events over \(DemoData.days) days in the in-memory store"
+            )
+        } catch {
+            log.lifecycle("cannot fill the demo store: \(error)")
+            store.close()
+            return 1
+        }
     }
     let service = ProgressService(
         configuration: ServiceConfiguration(
             apiToken: options.apiToken, completionThreshold: options.completionThreshold,
             maxBodyBytes: options.maxBodyBytes, allowedOrigins: options.allowedOrigins,
-            rateLimit: options.rateLimit > 0 ? options.rateLimit : nil),
-        store: store, metrics: Metrics(), log: log)
+            rateLimit: options.rateLimit > 0 ? options.rateLimit : nil,
+            trustedProxies: options.trustedProxies, retentionDays: options.retentionDays),
+        store: store, metrics: Metrics(), log: log, clock: clock)
     let server = HTTPServer(
         configuration: HTTPServerConfiguration(
             host: options.host, port: options.port, threads: options.threads,
@@ -56,6 +74,11 @@ func serve(_ options: Options) -> Int32 {
     {
         log.lifecycle(caveat)
     }
+    if options.clockOffsetSeconds != 0 {
+        log.lifecycle(
+            "warning: the clock is shifted by \(options.clockOffsetSeconds) s (--clock-offset-seconds), a testing aid"
+        )
+    }
     // The one line on standard output, written in one call so that nothing buffers it.
     let line = Array("listening on http://\(shownHost):\(port)\n".utf8)
     _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
@@ -70,19 +93,29 @@ func serve(_ options: Options) -> Int32 {
     return 0
 }
 
-private func openStore(_ url: String, fsyncCommits: Bool) throws -> any ProgressStore {
-    if url == "memory:" { return try EmbeddedStore(path: ":memory:") }
+private func openStore(
+    _ url: String, fsyncCommits: Bool, retentionDays: Int, clock: @escaping @Sendable () -> Int64
+) throws -> any ProgressStore {
+    // The service's clock: salts, event ids and retention age by the same days as the service's.
+    let options = EmbeddedStore.Options(
+        fsyncEachCommit: fsyncCommits, retentionDays: retentionDays, clock: clock)
+    if url == "memory:" { return try EmbeddedStore(path: ":memory:", options: options) }
     if url.hasPrefix("sqlite:") {
-        let options = EmbeddedStore.Options(fsyncEachCommit: fsyncCommits)
         return try EmbeddedStore(path: String(url.dropFirst("sqlite:".count)), options: options)
     }
-    throw StoreError.configuration("the PostgreSQL store is not available in this build")
+    return try PostgresStore(
+        uri: url, options: PostgresStore.Options(retentionDays: retentionDays, clock: clock))
 }
 
 /// The store URL without a password, for logs.
+/// The store's URI without what could be a secret: the user and password, and the query's
+/// settings (`?password=…`).
 private func describe(_ url: String) -> String {
-    guard let at = url.lastIndex(of: "@"), let scheme = url.range(of: "://") else { return url }
-    return String(url[..<scheme.upperBound]) + "…" + String(url[at...])
+    guard let scheme = url.range(of: "://") else { return url }
+    var rest = url[scheme.upperBound...]
+    if let query = rest.firstIndex(of: "?") { rest = rest[..<query] }
+    if let at = rest.lastIndex(of: "@") { rest = "…" + rest[at...] }
+    return String(url[..<scheme.upperBound]) + rest
 }
 
 /// The index's columns are large arrays that grow by copying, and checkpoints copy an article's

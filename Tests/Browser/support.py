@@ -21,6 +21,7 @@ import subprocess
 import tempfile
 import threading
 import time
+import unittest
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -88,6 +89,7 @@ class Service:
 
     def __init__(self, *arguments, store="memory:", env=None, timeout=30):
         self.log_file = tempfile.NamedTemporaryFile(prefix="reading-progress-", suffix=".log", delete=False)
+        self.final_log = None
         environment = dict(os.environ)
         environment.update(env or {})
         self.process = subprocess.Popen(
@@ -167,6 +169,9 @@ class Service:
                 return rows
 
     def log(self):
+        """What the service wrote to standard error (its lifecycle lines), also once stopped."""
+        if self.final_log is not None:
+            return self.final_log
         return pathlib.Path(self.log_file.name).read_text(errors="replace")
 
     def stop(self):
@@ -180,8 +185,10 @@ class Service:
                 self.process.wait()
         self.process.stdout.close()
         self.log_file.close()
-        with contextlib.suppress(OSError):
-            os.unlink(self.log_file.name)
+        if self.final_log is None:
+            self.final_log = self.log()
+            with contextlib.suppress(OSError):
+                os.unlink(self.log_file.name)
         return self.process.returncode
 
     def __enter__(self):
@@ -271,8 +278,8 @@ class Browser:
         return [entry for entry in self.console() if entry["level"] == "SEVERE"]
 
     def requests(self):
-        """Every request the page made so far: dicts with `url`, `method`, `type`, `headers`, `body`
-        (the text posted, when there is one) and `status`."""
+        """Every request the page made so far: dicts with `url`, `method`, `type` (`Fetch`, `Ping` for
+        a beacon, …), `headers`, `body` (what was posted, when Chromium kept it) and `status`."""
         self._drain()
         return list(self._requests.values())
 
@@ -376,3 +383,34 @@ class StaticServer:
 
     def __exit__(self, *exc):
         self.stop()
+
+
+class LiveTestCase(unittest.TestCase):
+    """One service (`serve` with `service_arguments`, given the events of `events()`) and one
+    browser for all the tests of a class, stopped when they are done; each test starts with
+    fresh console and request records."""
+
+    service_arguments = ()
+
+    @classmethod
+    def events(cls):
+        return []
+
+    @classmethod
+    def setUpClass(cls):
+        cls.service = Service(*cls.service_arguments)
+        cls.addClassCleanup(cls.stop_service)
+        events = cls.events()
+        if events:
+            cls.service.post_events(events)
+        cls.browser = Browser()
+        cls.addClassCleanup(cls.browser.quit)
+
+    @classmethod
+    def stop_service(cls):
+        status = cls.service.stop()
+        if status != 0:
+            raise AssertionError(f"the service exited with status {status}; its log: {cls.service.log()}")
+
+    def setUp(self):
+        self.browser.forget()

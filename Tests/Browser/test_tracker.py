@@ -150,8 +150,7 @@ class ReadingTests(TrackerTestCase):
         self.assert_page_unbroken()
 
     def test_a_page_shorter_than_the_viewport(self):
-        self.open("/short/note.html", page(self.service, f"<article>{paragraphs(1)}</article>",
-                                           attributes={"reader": "reader-short"}))
+        self.open("/short/note.html", page(self.service, f"<article>{paragraphs(1)}</article>"))
         article = "/short/note.html"
         figures = self.window_figures()
         self.assertFalse(figures.scrollable, figures)
@@ -218,7 +217,7 @@ class ReadingTests(TrackerTestCase):
 
     def test_a_page_without_an_article_element_is_measured_whole(self):
         body = f"<header class='masthead'>masthead</header><div>{paragraphs(30)}</div><footer>footer</footer>"
-        self.open("/whole/page.html", page(self.service, body, css=NEWS_CSS, attributes={"reader": "reader-whole"}))
+        self.open("/whole/page.html", page(self.service, body, css=NEWS_CSS))
         at_load = self.window_figures("no-such-element")
         self.assertIsNone(at_load.geometry["start"])
         self.scroll_to(3000)
@@ -243,7 +242,7 @@ class ReadingTests(TrackerTestCase):
         </script>"""
         body = f"<header style='height:200px'>masthead</header><article>{paragraphs(12)}</article>" \
                "<footer style='height:400px'>footer</footer>"
-        self.open("/late/embeds.html", page(self.service, body, after=after, attributes={"reader": "reader-late"}))
+        self.open("/late/embeds.html", page(self.service, body, after=after))
         article = "/late/embeds.html"
         before = self.window_figures()
         wait_until(lambda: self.browser.run("return window.grown === true"), message="the embeds")
@@ -286,7 +285,7 @@ class NavigationTests(TrackerTestCase):
 
     def spa(self):
         css = "header.masthead { height: 300px; } section.comments { height: 1500px; }"
-        return page(self.service, '<div id="app"></div>' + self.APP, css=css, attributes={"reader": "reader-spa"})
+        return page(self.service, '<div id="app"></div>' + self.APP, css=css)
 
     def test_a_single_page_app(self):
         text = self.spa()
@@ -334,7 +333,7 @@ class NavigationTests(TrackerTestCase):
         article = "/cache/story.html"
         self.serve("/cache/elsewhere.html", page(self.service, "<p>elsewhere</p>", attributes={"reader": "x"}))
         after = "<script>addEventListener('pageshow', e => { if (e.persisted) window.restored = true })</script>"
-        self.open(article, news(self.service, reader="reader-cache") + after)
+        self.open(article, news(self.service, reader=None) + after)
         self.scroll_to(1800)
         before = self.window_figures()
         self.browser.run(f"location.href = {self.pages.url('/cache/elsewhere.html')!r}")
@@ -362,11 +361,11 @@ class NavigationTests(TrackerTestCase):
         # The prerendered page tells the page server once its load event is over.
         after = """<script>addEventListener('load', () => setTimeout(() =>
             fetch('/prerender/loaded?prerendering=' + document.prerendering)))</script>"""
-        self.serve(article, news(self.service, reader="reader-prerender") + after)
+        self.serve(article, news(self.service, reader=None) + after)
         rules = '{"prerender": [{"source": "list", "urls": ["/prerender/next.html"]}]}'
         self.open("/prerender/index.html", page(
             self.service, f'<script type="speculationrules">{rules}</script><a id="next" href="{article}">next</a>',
-            attributes={"reader": "reader-prerender", "article": "/prerender/index"}))
+            attributes={"article": "/prerender/index"}))
         try:
             wait_until(lambda: any(path == "/prerender/loaded?prerendering=true" for _, path, _ in self.pages.requests),
                        timeout=10, message="the next page prerendered and loaded")
@@ -453,6 +452,13 @@ class PrivacyTests(TrackerTestCase):
         for event in self.events_sent():
             self.assertNotIn("reader", event)
         self.assert_counted("/private/anonymous.html", deepest(at_load, read))
+        # The same browser on the same site and day is the same derived reader.
+        self.leave("/private/anonymous.html")
+        self.open("/private/anonymous.html")
+        self.scroll_to(2500)
+        again = self.window_figures()
+        self.hide()
+        self.assert_counted("/private/anonymous.html", deepest(at_load, read, again))
 
 
 class RefusalTests(TrackerTestCase):

@@ -269,7 +269,9 @@ struct MemoryIndexSnapshotTests {
         let done = Atomic(false)
         let inconsistent = Atomic(0)
         let taken = Atomic(0)
+        let finished = DispatchSemaphore(value: 0)
         let reader = Thread {
+            defer { finished.signal() }
             while !done.load(ordering: .acquiring) {
                 guard let encoded = index.encodeArticle("/c") else { continue }
                 taken.add(1, ordering: .relaxed)
@@ -285,9 +287,11 @@ struct MemoryIndexSnapshotTests {
         reader.start()
         for commit in 1...400 {
             index.apply((0..<10).map { event("/c", "r\(commit)-\($0)") }, mark: Int64(commit))
+            // Once the reader has something to take, it has taken one before the rest apply.
+            if commit == 1 { #expect(eventually { taken.load(ordering: .relaxed) > 0 }) }
         }
         done.store(true, ordering: .releasing)
-        while !reader.isFinished { Thread.sleep(forTimeInterval: 0.001) }
+        #expect(finished.wait(timeout: .now() + 60) == .success)
         #expect(taken.load(ordering: .relaxed) > 0)
         #expect(inconsistent.load(ordering: .relaxed) == 0)
     }

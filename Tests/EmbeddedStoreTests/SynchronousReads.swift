@@ -47,7 +47,7 @@ extension MemoryIndex {
     }
 }
 
-/// Calls `start` with a completion and waits until it has run.
+/// Calls `start` with a completion and waits until it has run, at most 60 s.
 func waitFor<Value: Sendable>(
     _ start: (@escaping @Sendable (Result<Value, StoreError>) -> Void) -> Void
 ) throws(StoreError) -> Value {
@@ -57,6 +57,8 @@ func waitFor<Value: Sendable>(
         outcome.withLock { $0 = result }
         done.signal()
     }
-    done.wait()
-    return try outcome.current!.get()
+    guard done.wait(timeout: .now() + 60) == .success, let result = outcome.current else {
+        throw StoreError.configuration("the store did not complete within 60 s")
+    }
+    return try result.get()
 }

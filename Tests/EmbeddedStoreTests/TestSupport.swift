@@ -18,7 +18,7 @@ final class TemporaryFolder {
 
     init() throws {
         url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("ProgressStoreTests-\(UUID().uuidString)", isDirectory: true)
+            .appendingPathComponent("EmbeddedStoreTests-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
@@ -82,5 +82,17 @@ extension EmbeddedStore {
         _ kind: StoreKind, in folder: TemporaryFolder, options: Options = Options()
     ) throws -> EmbeddedStore {
         try EmbeddedStore(path: kind == .file ? folder.databasePath : ":memory:", options: options)
+    }
+}
+
+/// SplitMix64: small, seeded, good enough to scatter a test's load.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 extension BadBody {
-    /// Wrong types, missing fields, limits and every range rule of SPEC §4.
+    /// Wrong types, missing fields, limits and every range rule of docs/api.md's event fields.
     static func fields(nowMs: Int64) -> [BadBody] {
         let valid = EventJSON()
         var table: [BadBody] = []
@@ -56,7 +56,6 @@ extension BadBody {
 
             invalid("article is missing", valid.without("article"), field: "article", routes: eventsOnly),
             invalid("article is null", valid.with("article", "null"), field: "article", routes: eventsOnly),
-            invalid("reader is missing", valid.without("reader"), field: "reader", routes: eventsOnly),
             invalid("contentOffset is missing", valid.without("contentOffset"), field: "contentOffset"),
             invalid("contentSize is missing", valid.without("contentSize"), field: "contentSize"),
             invalid("containerSize is missing", valid.without("containerSize"), field: "containerSize"),
@@ -203,7 +202,7 @@ extension BadBody {
                 contentType: "application/x-ndjson", status: 413, code: "batch_too_large", routes: eventsOnly),
             BadBody(
                 name: "a batch in which no event is valid",
-                body: Array("[\(valid.without("reader").text),\(valid.with("engagedMs", "-1").text)]".utf8),
+                body: Array("[\(valid.without("article").text),\(valid.with("engagedMs", "-1").text)]".utf8),
                 code: "invalid_event", routes: eventsOnly),
             BadBody(
                 name: "a batch whose one event is invalid",

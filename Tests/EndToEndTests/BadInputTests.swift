@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// SPEC §6 against the running server: every malformed body is answered with a JSON 4xx that
+/// docs/api.md's errors against the running server: every malformed body is answered with a JSON 4xx that
 /// names the problem (and the field to blame), and none of them changes a statistic.
 @Suite("Malformed bodies, end to end")
 struct BadInputTests {

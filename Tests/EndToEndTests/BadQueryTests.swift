@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// SPEC §6 for queries: every query the read routes cannot honour is a 400 with a JSON error
+/// docs/api.md's errors for queries: every query the read routes cannot honour is a 400 with a JSON error
 /// naming the parameter, never a guess.
 @Suite("Malformed queries, end to end")
 struct BadQueryTests {

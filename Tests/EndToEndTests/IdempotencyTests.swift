@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// SPEC §4: an event id seen in the last 24 hours is acknowledged (202) and not counted again —
-/// within its article and reader, and across restarts of the service.
+/// docs/api.md, "Idempotency by id": an event id seen in the last 24 hours is acknowledged
+/// (202) and not counted again — within its article and reader, and across restarts of the
+/// service.
 @Suite("Event ids, end to end")
 struct IdempotencyTests {
     static func event(_ article: String, _ reader: String, id: String, y: Double = 400) -> String {

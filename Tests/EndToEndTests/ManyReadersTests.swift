@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// Hundreds of readers over four days, sent as JSON batches and NDJSON, checked against a
-/// plain reference computation written here from SPEC §5's words, not from the server's code.
+/// plain reference computation written here from the words of docs/api.md ("Statistics of one
+/// article"), not from the server's code.
 @Suite("Many readers over several days, against a reference computation")
 struct ManyReadersTests {
     struct Event {
@@ -50,7 +51,7 @@ struct ManyReadersTests {
         return events
     }
 
-    /// SPEC §5, computed the plain way.
+    /// The statistics as docs/api.md defines them, computed the plain way.
     static func expected(
         _ events: [Event], article: String, metric: String = "progress", threshold: Double = 0.9,
         minEngagedSeconds: Double = 0, days: ClosedRange<Int>? = nil

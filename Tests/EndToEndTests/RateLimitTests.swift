@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// `--rate-limit` (SPEC §6): past its requests a second a client gets 429 with `Retry-After`,
-/// and what it sent counts for nothing.
+/// `--rate-limit` (docs/api.md, "Rate limit"): past its requests a second a client gets 429
+/// with `Retry-After`, and what it sent counts for nothing.
 @Suite("Rate limits, end to end")
 struct RateLimitTests {
     static let article = "/limited/a"
@@ -57,7 +57,8 @@ struct RateLimitTests {
             body: Array(Self.event("other").utf8))
         #expect(otherAnswer.status == 202)
 
-        // A second later the bucket is full again.
+        // A second later the bucket is full again. A sleep, since the time passing is what is
+        // tested: nothing else refills the bucket, and asking earlier would be refused and counted.
         Thread.sleep(forTimeInterval: 1.2)
         let client = server.client()
         let stats = try client.get("/v1/articles/\(Scenario.segment(Self.article))/stats")

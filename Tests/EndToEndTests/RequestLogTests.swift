@@ -47,7 +47,12 @@ struct RequestLogTests {
                 body: Array(body.utf8))
             #expect(response.status == 202)
         }
-        Thread.sleep(forTimeInterval: 0.3)
+        // Once the events' lines are out, the next two requests make a flush of their own.
+        let flushed = eventually {
+            let log = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
+            return log.split(separator: "\n").count { $0.contains(" /v1/events 202 ") } == events
+        }
+        #expect(flushed, "the events' log lines were not all written within 10 s")
         #expect(
             try connection.exchange(method: "GET", target: "/healthz", headers: [], body: []).status == 200)
         #expect(

@@ -154,4 +154,22 @@ struct ScenarioTests {
         #expect(before == after)
         #expect(restarted.stop() == 0)
     }
+
+    @Test(
+        "on PostgreSQL too: the same figures from a node, and from another one started after it stopped",
+        .enabled(if: Postgres.adminURI != nil))
+    func scenarioOnPostgres() throws {
+        let uri = try Postgres.database(on: Postgres.adminURI!)
+        let node = try ServerProcess(store: uri)
+        let (first, last) = try Self.post(node.client())
+        try Self.check(node.client(), first: first, last: last)
+        let before = try node.client().get("/v1/articles/\(Scenario.segment(Self.article))/stats").body
+        #expect(node.stop() == 0)
+
+        let other = try ServerProcess(store: uri)
+        try Self.check(other.client(), first: first, last: last)
+        let after = try other.client().get("/v1/articles/\(Scenario.segment(Self.article))/stats").body
+        #expect(before == after)
+        #expect(other.stop() == 0)
+    }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// SPEC §6/§7 with a real full disk: ingest answers 503 `store_unavailable`, `/healthz` turns
-/// 503, nothing crashes or is lost, and service resumes once there is room again.
+/// A real full disk (docs/durability.md, "Disk full and failing disks"): ingest answers 503
+/// `store_unavailable`, `/healthz` turns 503, nothing crashes or is lost, and service resumes
+/// once there is room again.
 @Suite("A full disk under the running server, end to end")
 struct StoreFailureTests {
     // Mounting a tmpfs needs root (CAP_SYS_ADMIN); the test suite runs as root in CI and in the

@@ -163,6 +163,26 @@ struct WebAssetTests {
         #expect(server.stop() == 0)
     }
 
+    @Test("--rate-limit leaves the files alone: a page load asks for a dozen at once")
+    func notRateLimited() throws {
+        let server = try ServerProcess(store: "memory:", arguments: ["--rate-limit", "2"])
+        let connection = try Connection(port: server.port)
+        for path in Array(
+            repeating: ["/", "/dashboard/app.js", "/dashboard/dashboard.css", "/favicon.ico"], count: 5
+        )
+        .joined() {
+            let answer = try connection.exchange(method: "GET", target: path, headers: [], body: [])
+            #expect(answer.status == 200, "\(path)")
+        }
+        var statuses: [Int] = []
+        for _ in 0..<4 {
+            statuses.append(
+                try connection.exchange(method: "GET", target: "/v1/articles", headers: [], body: []).status)
+        }
+        #expect(statuses.contains(429), "the API is still limited: \(statuses)")
+        #expect(server.stop() == 0)
+    }
+
     /// `gzip -dc`: an implementation other than the one that compressed.
     static func gunzip(_ bytes: [UInt8]) throws -> [UInt8] {
         let folder = try TemporaryDirectory()

@@ -110,6 +110,17 @@ final class RawConnection {
         return n == 0 || (n < 0 && errno == ECONNRESET)
     }
 
+    /// Whether the server closes the connection within the receive timeout, whatever it sends
+    /// before (libmicrohttpd's own refusals can send more than their Content-Length says).
+    func isClosedAfterReadingAll() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 4_096)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n == 0 { return true }
+            if n < 0 { return errno == ECONNRESET }
+        }
+    }
+
     private func fill(until done: ([UInt8]) -> Int?) throws -> Int {
         while true {
             if let result = done(buffer) { return result }

@@ -1,7 +1,8 @@
 import ProgressCore
 import Testing
 
-/// One row of the core table. Expected values are worked out by hand from SPEC §3:
+/// One row of the core table. Expected values are worked out by hand from docs/api.md ("The
+/// figures"):
 /// p = o + a, H = V − a − b, S = C + a + b − V.
 struct FigureCase: Sendable, CustomTestStringConvertible {
     var name: String
@@ -99,7 +100,7 @@ let figureCases: [FigureCase] = [
         scrollable: true, progress: 0.5, percent: "50%", seenDepth: 0.65, indicatorOffset: 25),
 ]
 
-@Suite("Figures of SPEC §3 on either axis")
+@Suite("The figures on either axis")
 struct FigureTests {
     @Test("progress, percent, seen depth and indicator", arguments: ScrollAxis.allCases, figureCases)
     func figures(axis: ScrollAxis, row: FigureCase) throws {

@@ -20,11 +20,11 @@ let indicatorCases: [IndicatorCase] = [
     IndicatorCase(
         name: "200/50, three quarters", offset: 600,
         indicator: Indicator(trackLength: 200, thumbLength: 50), indicatorOffset: 112.5),
-    // Seed 003 would put the thumb at 1.25 × 150 = 187.5, off its track.
+    // Unclamped, the thumb would sit at 1.25 × 150 = 187.5, off its track.
     IndicatorCase(
         name: "200/50, rubber-banding past the end", offset: 1000,
         indicator: Indicator(trackLength: 200, thumbLength: 50), indicatorOffset: 150),
-    // Seed 003 would put it at −0.125 × 150.
+    // Unclamped, at −0.125 × 150.
     IndicatorCase(
         name: "200/50, rubber-banding before the start", offset: -100,
         indicator: Indicator(trackLength: 200, thumbLength: 50), indicatorOffset: 0),
@@ -41,7 +41,7 @@ let indicatorCases: [IndicatorCase] = [
         indicatorOffset: 0.125),
 ]
 
-@Suite("Indicator: seed 003's thumb, kept on its track")
+@Suite("Indicator: a horizontal scroll indicator's thumb, kept on its track")
 struct IndicatorTests {
     @Test("offset along the track on the horizontal axis", arguments: indicatorCases)
     func horizontal(row: IndicatorCase) throws {

@@ -39,7 +39,7 @@ let percentCases: [PercentCase] = [
     PercentCase(offset: -50, percent: "0%"),
 ]
 
-@Suite("Percent: seed 000's accessibility value")
+@Suite("Percent: the progress bar's accessibility value")
 struct PercentTests {
     @Test(
         "rounds to the nearest, ties to even, after Double arithmetic", arguments: ScrollAxis.allCases,

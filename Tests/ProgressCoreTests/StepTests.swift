@@ -1,7 +1,8 @@
 import ProgressCore
 import Testing
 
-/// A row of the step table: seed 002's `ProgressView(value: index, total: total)`.
+/// A row of the step table: a multi-step flow's bar, as SwiftUI's
+/// `ProgressView(value: index, total: total)` shows it.
 struct StepCase: Sendable, CustomTestStringConvertible {
     var index: Int
     var total: Int
@@ -68,7 +69,7 @@ let barCases: [BarCase] = [
         barOffset: -5, barOpacity: 0.5),
 ]
 
-@Suite("Steps: seed 002's bar across a multi-step flow")
+@Suite("Steps: the progress bar across a multi-step flow")
 struct StepTests {
     @Test("progress and visibility", arguments: stepCases)
     func progress(row: StepCase) throws {

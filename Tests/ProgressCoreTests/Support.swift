@@ -6,7 +6,8 @@ func isClose(_ actual: Double, _ expected: Double) -> Bool {
         || (actual - expected).magnitude <= 1e-9 * Swift.max(actual.magnitude, expected.magnitude)
 }
 
-/// Lengths along the scroll axis (SPEC §3's o, C, V, a, b), laid onto either axis.
+/// Lengths along the scroll axis (the o, C, V, a, b of docs/api.md, "The figures"), laid onto
+/// either axis.
 ///
 /// The other axis gets decoy numbers that would change every figure if the code read the wrong
 /// half of a point, size or inset.

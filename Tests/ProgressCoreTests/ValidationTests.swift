@@ -201,7 +201,7 @@ let invalidCases: [GeometryCase] = [
     },
 ]
 
-// Several problems at once: the first in the order of SPEC §4's table wins.
+// Several problems at once: the first in the order of docs/api.md's table of fields wins.
 let orderCases: [GeometryCase] = [
     GeometryCase("offset before sizes", "contentOffset.y", "contentOffset.y must be a finite number") {
         $0.contentOffset.y = .nan
@@ -272,7 +272,7 @@ let edgeCases: [GeometryCase] = [
     },
 ]
 
-@Suite("Validation: SPEC §4's rules, field by field")
+@Suite("Validation: the rules of an event's fields, one by one")
 struct ValidationTests {
     @Test("each rule blames its field", arguments: invalidCases)
     func blamesField(row: GeometryCase) throws {

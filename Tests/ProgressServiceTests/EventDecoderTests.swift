@@ -46,7 +46,9 @@ struct EventDecoderTests {
             (#"{"article":"a\u0007","reader":"r"}"#, "article"),
             (#"{"article":"a\u0085","reader":"r"}"#, "article"),
             (#"{"article":1,"reader":"r"}"#, "article"),
-            (#"{"article":"a"}"#, "reader"),
+            (#"{"article":"a","reader":""}"#, "reader"),
+            (#"{"article":"a","reader":"r\u007f"}"#, "reader"),
+            (#"{"article":"a","reader":7}"#, "reader"),
             (#"{"article":"a","reader":"r","axis":"diagonal"}"#, "axis"),
             (#"{"article":"a","reader":"r"}"#, "contentOffset"),
             (#"{"article":"a","reader":"r","contentOffset":[0,1]}"#, "contentOffset"),
@@ -62,7 +64,7 @@ struct EventDecoderTests {
     }
 
     @Test(
-        "checks every rule of SPEC §4",
+        "checks every rule of an event's fields",
         arguments: [
             (#""contentSize":{"width":10,"height":-1}"#, "contentSize.height"),
             (#""contentInsets":{"top":-1}"#, "contentInsets.top"),

@@ -53,6 +53,9 @@ extension EventScannerTests {
         // Arrays of events.
         "[" + typical + "]",
         " [ " + typical + " ,\n" + typical + " ] ",
+        // No reader, or `null` for none: the service derives one.
+        replacing(#""reader":"reader-123456","#, ""),
+        replacing(#""reader":"reader-123456""#, #""reader":null"#),
     ]
 
     static let leftToTheTree: [String] = [
@@ -105,8 +108,6 @@ extension EventScannerTests {
         replacing(#""x":0"#, #""x":0,"z":0"#),
         // Rules broken.
         replacing(#""reader":"reader-123456""#, #""reader":"""#),
-        replacing(#""reader":"reader-123456","#, ""),
-        replacing(#""reader":"reader-123456""#, #""reader":null"#),
         replacing(#""height":5000"#, #""height":-1"#),
         with(#""axis":"diagonal""#),
         with(#""region":{"start":10,"end":10}"#),

@@ -97,7 +97,7 @@ struct EventScannerTests {
                 EventScanner.event(in: $0, requireIdentity: false)
             }
             #expect(scanned != nil, "\(text)")
-            #expect(scanned?.article == "" && scanned?.reader == "")
+            #expect(scanned?.article == "" && scanned?.reader == nil)
             #expect(Differential(text).mismatches.isEmpty)
         }
     }
@@ -141,7 +141,7 @@ struct EventScannerTests {
             var readers: [String] = []
             var rejected = 0
             var restarts = 0
-            mutating func accept(_ event: DecodedEvent) { readers.append(event.reader) }
+            mutating func accept(_ event: DecodedEvent) { readers.append(event.reader ?? "") }
             mutating func reject(_ error: APIError) { rejected += 1 }
             mutating func restart() {
                 restarts += 1

@@ -3,6 +3,8 @@ import Foundation
 import ProgressStore
 import Testing
 
+@testable import PostgresStore
+
 /// A kind of store the suite runs against: it makes a fresh, empty place for one, where the
 /// store can be opened — and, when the store keeps its data, opened again after a close.
 struct StoreFactory: Sendable, CustomTestStringConvertible {
@@ -13,8 +15,9 @@ struct StoreFactory: Sendable, CustomTestStringConvertible {
 
     var testDescription: String { name }
 
-    /// Every store this build has.
-    static let all: [StoreFactory] = [embeddedFile, embeddedMemory]
+    /// Every store this build has: PostgreSQL too when `READING_PROGRESS_TEST_POSTGRES` names a
+    /// server's database to make test databases from (scripts/test starts one).
+    static let all: [StoreFactory] = [embeddedFile, embeddedMemory] + (postgres.map { [$0] } ?? [])
 
     /// Those that keep their data across a close and an open.
     static var lasting: [StoreFactory] { all.filter(\.keepsData) }
@@ -26,6 +29,33 @@ struct StoreFactory: Sendable, CustomTestStringConvertible {
         return StorePlace(open: { try EmbeddedStore(path: path) }) {
             try? FileManager.default.removeItem(at: folder)
         }
+    }
+
+    static let postgres: StoreFactory? = ProcessInfo.processInfo.environment["READING_PROGRESS_TEST_POSTGRES"]
+        .map { admin in
+            StoreFactory(name: "PostgreSQL", keepsData: true) {
+                let name = "rp_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+                let server = try PGConnection(uri: admin, connectNow: true)
+                try server.execute("CREATE DATABASE \(name)")
+                server.close()
+                let uri = Self.uri(admin, database: name)
+                return StorePlace(open: { try PostgresStore(uri: uri) }) {
+                    let server = try? PGConnection(uri: admin, connectNow: true)
+                    _ = try? server?.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+                    server?.close()
+                }
+            }
+        }
+
+    /// `uri` with its database replaced by `database`.
+    static func uri(_ uri: String, database: String) -> String {
+        guard
+            let slash = uri.range(
+                of: "/", options: .backwards, range: uri.range(of: "://")!.upperBound..<uri.endIndex)
+        else { return uri + "/" + database }
+        let rest = uri[slash.upperBound...]
+        let query = rest.firstIndex(of: "?").map { String(rest[$0...]) } ?? ""
+        return String(uri[..<slash.upperBound]) + database + query
     }
 
     static let embeddedMemory = StoreFactory(name: "embedded, memory:", keepsData: false) {

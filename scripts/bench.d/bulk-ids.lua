@@ -1,6 +1,7 @@
 -- 1000 events a request as a JSON array, each with an id no earlier request used: the events of
 -- bulk.lua's shape plus "id". The body is made once; each request only puts its number in the
--- ids (one string.gsub), so wrk spends little time on it.
+-- ids (one string.gsub), so wrk spends little time on it. The ids begin with the second the run
+-- started, so that a later run against the same service sends new ids too, not repeats.
 local template
 local counter = 0
 local threads = 0
@@ -16,9 +17,9 @@ function init(args)
   local events = {}
   for j = 1, 1000 do
     events[j] = string.format(
-      '{"id":"%d-@-%d","article":"/blog/article-%d","reader":"reader-%d","contentOffset":{"x":0,"y":%d},' ..
+      '{"id":"%d-%d-@-%d","article":"/blog/article-%d","reader":"reader-%d","contentOffset":{"x":0,"y":%d},' ..
       '"contentSize":{"width":390,"height":%d},"containerSize":{"width":390,"height":844},"engagedMs":%d}',
-      thread, j, math.random(0, 99), math.random(0, 199999), math.random(0, 4000),
+      os.time(), thread, j, math.random(0, 99), math.random(0, 199999), math.random(0, 4000),
       math.random(3000, 9000), math.random(0, 30000))
   end
   template = "[" .. table.concat(events, ",") .. "]"

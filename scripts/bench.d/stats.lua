@@ -1,7 +1,9 @@
--- GET the stats of one article (ARTICLE given as the script's argument, percent-encoded).
+-- GET the stats of one article (ARTICLE given as the script's argument, percent-encoded), with
+-- the query string given as a second argument, if any ("from=2026-11-01&to=2026-11-07").
 local path
 function init(args)
   path = "/v1/articles/" .. args[1] .. "/stats"
+  if args[2] and args[2] ~= "" then path = path .. "?" .. args[2] end
 end
 function request()
   return wrk.format("GET", path)

@@ -7,6 +7,10 @@ struct CheckpointCapture: @unchecked Sendable {
     var seq: Int64
     var articles: [CapturedArticle]
     var newIDs: IDKeyList
+    /// Erasures since the last capture: their ids leave the saved chunks.
+    var erasures: [Erasure] = []
+    /// Articles erased since the last capture: their rows are deleted.
+    var erasedArticles: Set<ExactKey> = []
 }
 
 /// How a checkpoint lays out what it saves in rows: event ids in blobs of many, added and deleted
@@ -71,6 +75,41 @@ extension Checkpointer {
             try spare.run()
         }
         return size
+    }
+
+    /// Deletes article `name`'s snapshot, parts and all. Callers hold a transaction.
+    static func deleteSnapshot(name: String, in state: SQLiteConnection) throws(StoreError) {
+        for sql in ["DELETE FROM snapshots WHERE name = ?1", "DELETE FROM snapshot_parts WHERE name = ?1"] {
+            let delete = try state.cached(sql)
+            try delete.bind(1, name)
+            try delete.run()
+        }
+    }
+
+    /// Rewrites the saved chunks of ids that hold an id of a pair `erasures` took, without them.
+    /// Callers hold a transaction.
+    static func eraseIDs(of erasures: [Erasure], in state: SQLiteConnection) throws(StoreError) {
+        let rows = try state.cached("SELECT chunk, data FROM recent_id_chunks")
+        var rewritten: [(chunk: Int64, kept: IDKeyList)] = []
+        do {
+            defer { rows.reset() }
+            while try rows.step() {
+                let ids = try IDKeyList(blob: rows.blob(1))
+                let kept = ids.filter { key in !erasures.contains { $0.covers(key: key) } }
+                if kept.count != ids.count { rewritten.append((rows.int64(0), kept)) }
+            }
+        }
+        let delete = try state.cached("DELETE FROM recent_id_chunks WHERE chunk = ?1")
+        let insert = try state.cached("INSERT INTO recent_id_chunks (newest_ms, data) VALUES (?1, ?2)")
+        for (chunk, kept) in rewritten {
+            try delete.bind(1, chunk)
+            try delete.run()
+            try kept.forEachBlob(maxBytes: 64 << 20) { (data, newestMs) throws(StoreError) in
+                try insert.bind(1, newestMs)
+                try insert.bind(2, blob: data)
+                try insert.run()
+            }
+        }
     }
 
     /// The articles saved in parts.

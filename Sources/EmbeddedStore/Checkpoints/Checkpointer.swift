@@ -35,10 +35,18 @@ final class Checkpointer: @unchecked Sendable {
     private var parted: Set<ExactKey> = []
     /// Ids captured for checkpoints that failed, to save with the next.
     private var pendingIDs = IDKeyList()
+    /// Erasures and erased articles captured for checkpoints that failed, for the next.
+    private var pendingErasures: [Erasure] = []
+    private var pendingErasedArticles: Set<ExactKey> = []
     private var lastCheckpointMs: Int64
 
     private var journal: EventJournal?
     private var capture: (@Sendable ([ExactKey: UInt64]) -> CheckpointCapture)?
+    /// Hourly upkeep (retention, salts); true when it changed what a checkpoint saves.
+    private var upkeep: (@Sendable () -> Bool)?
+    private var lastUpkeepMs: Int64 = 0
+    /// How often ``upkeep`` runs.
+    static let upkeepIntervalMs: Int64 = 3_600_000
     // `condition` guards `stopping`.
     private let condition = NSCondition()
     private var stopping = false
@@ -53,9 +61,8 @@ final class Checkpointer: @unchecked Sendable {
         lastCheckpointMs = options.clock()
     }
 
-    /// Loads the saved articles into `index` and returns the ids saved with them that are
-    /// younger than `sinceMs`; remembers the articles' versions as saved.
-    func restore(into index: MemoryIndex, idsSince sinceMs: Int64) throws(StoreError) -> [ExactKey: Int64] {
+    /// Loads the saved articles into `index` and remembers their versions as saved.
+    func restore(into index: MemoryIndex) throws(StoreError) {
         parted = try Self.partedNames(in: state)
         let rows = try state.cached("SELECT name, data FROM snapshots")
         defer { rows.reset() }
@@ -94,31 +101,38 @@ final class Checkpointer: @unchecked Sendable {
         rows.reset()
         try restoreBatch()
         lastSnapshotBytes = bytes
-        var ids: [ExactKey: Int64] = [:]
+    }
+
+    /// Calls `body` with the key of each saved id acknowledged after `sinceMs`, a chunk at a
+    /// time (a key may come more than once).
+    func forEachSavedID(since sinceMs: Int64, _ body: (UnsafeBufferPointer<UInt8>) -> Void) throws(StoreError)
+    {
         let chunks = try state.cached("SELECT data FROM recent_id_chunks WHERE newest_ms > ?1 ORDER BY chunk")
         defer { chunks.reset() }
         try chunks.bind(1, sinceMs)
         while try chunks.step() {
             try IDKeyList(blob: chunks.blob(0)).forEachKey { key, seenMs in
-                guard seenMs > sinceMs else { return }
-                let key = ExactKey(String(decoding: key, as: UTF8.self))
-                ids[key] = max(ids[key] ?? .min, seenMs)
+                if seenMs > sinceMs { body(key) }
             }
         }
-        return ids
     }
 
-    /// Marks what `index` holds now as saved (after ``restore(into:idsSince:)``, before the
+    /// Marks what `index` holds now as saved (after ``restore(into:)``, before the
     /// journal is replayed into it).
     func markSaved(_ index: MemoryIndex) {
         checkpointLock.withLock { saved = index.versionsByArticle() }
     }
 
+    /// Starts the thread: checkpoints of what `capture` takes, and `upkeep` every hour (start-up
+    /// has just done its share).
     func start(
-        journal: EventJournal, capture: @escaping @Sendable ([ExactKey: UInt64]) -> CheckpointCapture
+        journal: EventJournal, capture: @escaping @Sendable ([ExactKey: UInt64]) -> CheckpointCapture,
+        upkeep: (@Sendable () -> Bool)? = nil
     ) {
         self.journal = journal
         self.capture = capture
+        self.upkeep = upkeep
+        lastUpkeepMs = options.clock()
         let thread = Thread { [self] in
             run()
             stopped.signal()
@@ -141,9 +155,16 @@ final class Checkpointer: @unchecked Sendable {
         state.close()
     }
 
-    /// Has the next checkpoint save `ids` too (ids start-up found in the journal, in no chunk yet).
-    func saveWithNext(_ ids: [(key: ExactKey, seenMs: Int64)]) {
-        checkpointLock.withLock { pendingIDs.append(contentsOf: IDKeyList(ids)) }
+    /// Each article's version as the last checkpoint saved it.
+    var savedVersions: [ExactKey: UInt64] { checkpointLock.withLock { saved } }
+
+    /// Has the next checkpoint save `ids` too (ids start-up found in the journal, in no chunk
+    /// yet), and take the ids `erasures` name (erasures start-up replayed) out of the chunks.
+    func saveWithNext(_ ids: IDKeyList, erasures: [Erasure] = []) {
+        checkpointLock.withLock {
+            pendingIDs.append(contentsOf: ids)
+            pendingErasures += erasures
+        }
     }
 
     /// Takes a checkpoint now if anything changed since the last one.
@@ -152,8 +173,12 @@ final class Checkpointer: @unchecked Sendable {
         checkpointLock.lock()
         defer { checkpointLock.unlock() }
         let taken = capture(saved)
-        guard taken.seq > foldedSeq || !taken.articles.isEmpty else {
+        guard
+            taken.seq > foldedSeq || !taken.articles.isEmpty || !taken.erasedArticles.isEmpty
+                || !pendingErasures.isEmpty || !pendingErasedArticles.isEmpty
+        else {
             pendingIDs.append(contentsOf: taken.newIDs)
+            pendingErasures += taken.erasures
             return
         }
         try save(taken)
@@ -169,14 +194,22 @@ final class Checkpointer: @unchecked Sendable {
     /// Callers hold `checkpointLock`.
     private func save(_ taken: CheckpointCapture) throws(StoreError) {
         let horizon = options.clock() - options.idRetentionMs
+        let erasures = pendingErasures + taken.erasures
+        let erasedArticles = pendingErasedArticles.union(taken.erasedArticles)
         var ids = pendingIDs
         ids.append(contentsOf: taken.newIDs)
         ids = ids.seen(after: horizon)
+        if !erasures.isEmpty { ids = ids.filter { key in !erasures.contains { $0.covers(key: key) } } }
         // The articles this save puts in parts.
         let partSize = Self.partSize(options.snapshotPartBytes)
         var split: Set<ExactKey> = []
         do throws(StoreError) {
             try state.transaction { () throws(StoreError) in
+                // First, so that an article erased and begun again is saved as it is now.
+                for name in erasedArticles where !taken.articles.contains(where: { $0.key == name }) {
+                    try Self.deleteSnapshot(name: name.string, in: state)
+                }
+                if !erasures.isEmpty { try Self.eraseIDs(of: erasures, in: state) }
                 // Encoded as written, a part at a time (10M readers encode to ~470 MB); encoding
                 // reads the captured snapshots, which nothing else touches.
                 for article in taken.articles {
@@ -197,12 +230,20 @@ final class Checkpointer: @unchecked Sendable {
             }
         } catch {
             pendingIDs = ids
+            pendingErasures = erasures
+            pendingErasedArticles = erasedArticles
             // A commit that reported failure may still have written parts: look for spare
             // ones when these articles are saved next.
             parted.formUnion(split)
             throw error
         }
         pendingIDs = IDKeyList()
+        pendingErasures = []
+        pendingErasedArticles = []
+        for name in erasedArticles {
+            saved[name] = nil
+            parted.remove(name)
+        }
         folded.withLock { $0 = max($0, taken.seq) }
         for article in taken.articles { saved[article.key] = article.version }
         for article in taken.articles { parted.remove(article.key) }
@@ -231,7 +272,12 @@ final class Checkpointer: @unchecked Sendable {
             let done = stopping
             condition.unlock()
             if done { return }
-            guard let journal, isDue(journal) else { continue }
+            var changed = false
+            if let upkeep, options.clock() - lastUpkeepMs >= Self.upkeepIntervalMs {
+                lastUpkeepMs = options.clock()
+                changed = upkeep()
+            }
+            guard let journal, changed || isDue(journal) else { continue }
             do {
                 try checkpointNow()
                 failing.withLock { $0 = false }

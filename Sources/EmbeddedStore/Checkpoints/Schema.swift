@@ -11,7 +11,8 @@ enum Schema {
         // snapshot_parts. recent_id_chunks: the event ids of the last 24 hours, as blobs of
         // many (`IDKeyList`), each deleted whole once the newest in it has expired — a row an
         // id would cost a checkpoint a B-tree insert per id. meta: `folded_seq`, the last
-        // journal entry the snapshots hold.
+        // journal entry the snapshots hold. salts: the secret of each UTC day's derived
+        // reader ids (docs/privacy.md), deleted 48 hours after its day ends.
         """
         CREATE TABLE meta (
             key TEXT PRIMARY KEY,
@@ -31,6 +32,10 @@ enum Schema {
             chunk INTEGER PRIMARY KEY,
             newest_ms INTEGER NOT NULL,
             data BLOB NOT NULL
+        );
+        CREATE TABLE salts (
+            day INTEGER PRIMARY KEY,
+            salt BLOB NOT NULL
         );
         """
     ]

@@ -1,3 +1,4 @@
+import Foundation
 import ProgressStore
 
 extension EventRecord {
@@ -50,6 +51,57 @@ extension EventRecord {
                     }
                 }
             }
+        }
+    }
+}
+
+/// The article and reader a deduplication key names (see
+/// ``EventRecord/deduplicationKey``), read back from its bytes.
+enum DeduplicationKey {
+    /// The article's and the reader's bytes in `key`, or nil for bytes not made as a key.
+    static func parts(_ key: UnsafeBufferPointer<UInt8>) -> (
+        article: UnsafeBufferPointer<UInt8>, reader: UnsafeBufferPointer<UInt8>
+    )? {
+        var offset = 0
+        func counted() -> UnsafeBufferPointer<UInt8>? {
+            var length = 0
+            while offset < key.count, key[offset] != UInt8(ascii: ":") {
+                let digit = Int(key[offset]) - Int(UInt8(ascii: "0"))
+                guard (0...9).contains(digit), length < 1 << 20 else { return nil }
+                length = length * 10 + digit
+                offset += 1
+            }
+            guard offset < key.count, offset + 1 + length <= key.count else { return nil }
+            let start = offset + 1
+            offset = start + length
+            return UnsafeBufferPointer(rebasing: key[start..<offset])
+        }
+        guard let article = counted(), let reader = counted() else { return nil }
+        return (article, reader)
+    }
+}
+
+extension Erasure {
+    /// Whether this erasure takes the pair `article`, `reader`.
+    func covers(article: String, reader: String) -> Bool {
+        switch self {
+        case .reader(let erased): bytesEqual(erased, reader)
+        case .article(let erased): bytesEqual(erased, article)
+        }
+    }
+
+    /// Whether this erasure takes the pair the deduplication key `key` belongs to.
+    func covers(key: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let (article, reader) = DeduplicationKey.parts(key) else { return false }
+        let erased: String
+        let named: UnsafeBufferPointer<UInt8>
+        switch self {
+        case .reader(let id): (erased, named) = (id, reader)
+        case .article(let id): (erased, named) = (id, article)
+        }
+        return withUTF8(of: erased) { erased in
+            erased.count == named.count
+                && (erased.isEmpty || memcmp(erased.baseAddress!, named.baseAddress!, erased.count) == 0)
         }
     }
 }

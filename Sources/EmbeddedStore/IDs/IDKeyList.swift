@@ -73,6 +73,15 @@ struct IDKeyList: Sendable {
     }
 
     /// The entries acknowledged after `horizon`.
+    /// The keys `keep` keeps, in order.
+    func filter(_ keep: (UnsafeBufferPointer<UInt8>) -> Bool) -> IDKeyList {
+        var kept = IDKeyList()
+        forEachKey { key, seenMs in
+            if keep(key) { kept.append(key, seenMs: seenMs) }
+        }
+        return kept
+    }
+
     func seen(after horizon: Int64) -> IDKeyList {
         guard newestMs > horizon else { return IDKeyList() }
         var kept = IDKeyList()

@@ -36,22 +36,10 @@ extension ArticleIndex {
     private func statistics(
         from histogram: DepthHistogram, metric: ArticleStatistics.Metric, edge: Int
     ) -> ArticleStatistics {
-        let readers = names.count
-        let unscrollable = totals.unscrollable
-        let counted = histogram.total
-        let atOrAbove = histogram.countsAtOrAbove()
-        let completed = atOrAbove[edge]
-        let quantiles = histogram.quantiles([0.25, 0.5, 0.75])
-        let reach = (0...100).map { k in counted > 0 ? Double(atOrAbove[10 * k]) / Double(counted) : 0 }
-        let engagedSeconds = Double(totals.engagedMs) / 1000
-        return ArticleStatistics(
-            readers: readers, unscrollableReaders: unscrollable, counted: counted, events: totals.events,
-            completed: completed, rate: counted > 0 ? Double(completed) / Double(counted) : 0,
-            depthMean: (metric == .progress ? totals.progressSum : totals.seenSum).mean(over: counted),
-            p25: quantiles[0], median: quantiles[1], p75: quantiles[2], reach: reach,
-            engagedSecondsTotal: engagedSeconds,
-            engagedMeanPerReader: readers > 0 ? engagedSeconds / Double(readers) : 0,
-            firstMs: totals.firstMs, lastMs: totals.lastMs)
+        ArticleStatistics.fromCounters(
+            readers: names.count, unscrollable: totals.unscrollable, events: totals.events,
+            engagedMs: totals.engagedMs, firstMs: totals.firstMs, lastMs: totals.lastMs, histogram: histogram,
+            depthSum: metric == .progress ? totals.progressSum : totals.seenSum, edge: edge)
     }
 
     /// Every reader with an event in `days`, folded over them; ids left empty unless `named`

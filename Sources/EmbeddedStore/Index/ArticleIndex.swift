@@ -7,8 +7,7 @@ import ProgressStore
 /// them in ``otherDays``, newest first from ``otherHeads``[slot], chained by ``otherNext``; most
 /// readers have one day, so the chain's head is looked up only for records flagged as having
 /// others. With one day a reader costs a 32-byte record and about 7 bytes plus its id in
-/// ``ReaderNames``: 56 bytes of resident memory per (article, reader) pair at 10M pairs of
-/// 14-byte ids, 60 at 1M (see MemoryIndexFootprintTests).
+/// ``ReaderNames`` (`store-bench footprint` measures it; docs/performance.md has the figures).
 ///
 /// A value: copying it is a snapshot that shares every chunk with the original until one of
 /// them changes (see ``ChunkedArray``), so reads can fold it outside the index's lock.
@@ -25,12 +24,15 @@ struct ArticleIndex: Sendable {
     /// reading 2 × 1001 bins and much smaller for the many articles that stay small.
     private(set) var histograms: (progress: DepthHistogram, seenDepth: DepthHistogram)?
     /// Counts the folds: any figure of the article can have changed only when this has.
-    private(set) var version: UInt64 = 0
+    private(set) var version: UInt64
 
     static let histogramMinimumReaders = 512
 
-    init(name: String) {
+    /// An article without readers. Its versions start after `version`, so that an answer kept
+    /// for an erased article of the same name never passes for one of this one.
+    init(name: String, version: UInt64 = 0) {
         self.name = name
+        self.version = version
     }
 
     var readerCount: Int { names.count }

@@ -15,12 +15,17 @@ struct IndexState {
     /// See ``MemoryIndex/mark``.
     var mark: Int64 = 0
     /// The article the last event went to: a batch's events mostly share one.
-    private var lastSlot: Int32 = -1
+    var lastSlot: Int32 = -1
     /// The articles that changed since the listing last took them, each once, and by slot
     /// whether it is among them: so that the listing's orders follow the articles that
     /// changed rather than visit every article.
     private var changedSlots: [Int32] = []
     private var isChanged: [Bool] = []
+    /// Articles erased since the last checkpoint capture, whose rows it deletes.
+    var erasedSinceCapture: Set<ExactKey> = []
+    /// Above every erased article's version: where a new article's versions start, so that no
+    /// answer kept for an erased article passes for a new one of the same name.
+    var versionFloor: UInt64 = 0
 
     func article(named name: String) -> ArticleIndex? {
         slots[ArticleKey(name)].map { articles[Int($0)] }
@@ -44,7 +49,7 @@ struct IndexState {
         return taken
     }
 
-    @inline(__always) private mutating func noteChange(of slot: Int32) {
+    @inline(__always) mutating func noteChange(of slot: Int32) {
         guard !isChanged[Int(slot)] else { return }
         isChanged[Int(slot)] = true
         changedSlots.append(slot)
@@ -113,7 +118,7 @@ struct IndexState {
         } else {
             slot = Int32(articles.count)
             slots[ArticleKey(name)] = slot
-            articles.append(ArticleIndex(name: name))
+            articles.append(ArticleIndex(name: name, version: versionFloor))
             isChanged.append(false)
         }
         lastSlot = slot

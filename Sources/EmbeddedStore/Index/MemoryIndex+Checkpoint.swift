@@ -14,10 +14,19 @@ extension MemoryIndex {
     func captureArticles(changedSince known: [ExactKey: UInt64]) -> [CapturedArticle] {
         state.read { state in
             state.articles.compactMap { article in
+                guard !article.isErased else { return nil }
                 let key = ExactKey(article.name)
                 return known[key] == article.version
                     ? nil : CapturedArticle(key: key, version: article.version, index: article)
             }
+        }
+    }
+
+    /// The articles erased since the last call (a checkpoint deletes their rows).
+    func takeErasedArticles() -> Set<ExactKey> {
+        state.write { state in
+            defer { state.erasedSinceCapture = [] }
+            return state.erasedSinceCapture
         }
     }
 

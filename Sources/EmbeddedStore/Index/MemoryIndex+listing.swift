@@ -10,7 +10,10 @@ extension MemoryIndex {
         guard query.days == .allTime else {
             let snapshots = state.read { $0.articles }
             return ListingPage.cut(
-                from: snapshots.map { $0.listing(in: query.days, threshold: query.threshold) }, for: query)
+                from: snapshots.compactMap {
+                    $0.isErased ? nil : $0.listing(in: query.days, threshold: query.threshold)
+                },
+                for: query)
         }
         return listingOrders.withLock { orders in
             let changed = state.write { $0.takeChangedSlots() }
@@ -20,7 +23,9 @@ extension MemoryIndex {
                 rebuild ? state.articles : changed.map { state.articles[Int($0)] }
             }
             let slots = rebuild ? Array(0..<Int32(articles.count)) : changed
-            let rows = articles.map { $0.listing(in: .allTime, threshold: query.threshold) }
+            let rows = articles.map {
+                $0.isErased ? nil : $0.listing(in: .allTime, threshold: query.threshold)
+            }
             if rebuild {
                 orders.rebuild(rows, threshold: query.threshold)
             } else {
@@ -35,37 +40,47 @@ extension MemoryIndex {
 struct ListingOrders {
     /// The threshold the rows' completion rates were computed at (NaN before the first listing).
     private(set) var threshold = Double.nan
-    /// By slot: the all-time row as of the last listing.
+    /// By slot: the all-time row as of the last listing (a placeholder for an erased article).
     private var rows: [ArticleListing] = []
+    /// By slot: whether the article is in the orders (not erased).
+    private var listed: [Bool] = []
     private var byName = SortedSlots()
     private var byReaders = SortedSlots()
     private var byCompletion = SortedSlots()
     private var byRecent = SortedSlots()
 
-    /// Every row again, at `threshold`.
-    mutating func rebuild(_ rows: [ArticleListing], threshold: Double) {
-        self.rows = rows
+    /// Every row again, at `threshold`; `nil` for an erased article.
+    mutating func rebuild(_ rows: [ArticleListing?], threshold: Double) {
+        self.rows = rows.map { $0 ?? Self.placeholder }
+        listed = rows.map { $0 != nil }
         self.threshold = threshold
         byName = SortedSlots()
         byReaders = SortedSlots()
         byCompletion = SortedSlots()
         byRecent = SortedSlots()
-        for slot in rows.indices.map(Int32.init) { insert(slot, new: true) }
+        for slot in rows.indices where listed[slot] { insert(Int32(slot)) }
     }
 
-    /// Moves each changed article to its new places; articles new to the listing are added.
-    mutating func update(_ changed: some Sequence<(Int32, ArticleListing)>) {
+    /// Moves each changed article to its new places: out of the orders first, all of them, then
+    /// back in — so that an erased article and a new one of the same name never meet in an
+    /// order. Articles new to the listing are added; erased ones only taken out.
+    mutating func update(_ changed: some Sequence<(Int32, ArticleListing?)>) {
+        let changed = Array(changed)
+        for (slot, _) in changed where Int(slot) < rows.count && listed[Int(slot)] {
+            remove(slot)
+            listed[Int(slot)] = false
+        }
         for (slot, row) in changed {
-            let isNew = Int(slot) >= rows.count
-            if isNew {
-                // Slots are given out in order, and a new one is among the changed.
-                while rows.count < Int(slot) { rows.append(Self.placeholder) }
-                rows.append(row)
-            } else {
-                remove(slot)
-                rows[Int(slot)] = row
+            // Slots are given out in order, and a new one is among the changed.
+            while rows.count <= Int(slot) {
+                rows.append(Self.placeholder)
+                listed.append(false)
             }
-            insert(slot, new: isNew)
+            rows[Int(slot)] = row ?? Self.placeholder
+        }
+        for (slot, row) in changed where row != nil {
+            listed[Int(slot)] = true
+            insert(slot)
         }
     }
 
@@ -112,11 +127,9 @@ struct ListingOrders {
         }
     }
 
-    private mutating func insert(_ slot: Int32, new: Bool) {
+    private mutating func insert(_ slot: Int32) {
         let rows = self.rows
-        if new {
-            byName.insert(slot) { ListingOrder.article.areInIncreasingOrder(rows[Int($0)], rows[Int($1)]) }
-        }
+        byName.insert(slot) { ListingOrder.article.areInIncreasingOrder(rows[Int($0)], rows[Int($1)]) }
         byReaders.insert(slot) { ListingOrder.readers.areInIncreasingOrder(rows[Int($0)], rows[Int($1)]) }
         byCompletion.insert(slot) {
             ListingOrder.completion.areInIncreasingOrder(rows[Int($0)], rows[Int($1)])
@@ -124,9 +137,9 @@ struct ListingOrders {
         byRecent.insert(slot) { ListingOrder.recent.areInIncreasingOrder(rows[Int($0)], rows[Int($1)]) }
     }
 
-    /// Takes `slot` out of the orders its row can move in (its id never changes).
     private mutating func remove(_ slot: Int32) {
         let rows = self.rows
+        byName.remove(slot) { ListingOrder.article.areInIncreasingOrder(rows[Int($0)], rows[Int($1)]) }
         byReaders.remove(slot) { ListingOrder.readers.areInIncreasingOrder(rows[Int($0)], rows[Int($1)]) }
         byCompletion.remove(slot) {
             ListingOrder.completion.areInIncreasingOrder(rows[Int($0)], rows[Int($1)])

@@ -31,7 +31,7 @@ extension MemoryIndex {
     /// Every article with its version, in no particular order; the lock is held for one pass
     /// over the articles.
     func articleVersions() -> [(article: String, version: UInt64)] {
-        state.read { state in state.articles.map { ($0.name, $0.version) } }
+        state.read { state in state.articles.compactMap { $0.isErased ? nil : ($0.name, $0.version) } }
     }
 
     /// `article` as bytes with its version and the index's mark, or `nil` for an unknown

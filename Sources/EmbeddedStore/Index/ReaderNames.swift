@@ -54,6 +54,11 @@ struct ReaderNames {
         }
     }
 
+    /// The slot of `name`, if it is held.
+    func existingSlot(of name: String) -> Int32? {
+        withUTF8(of: name) { lookup($0, hash: Self.hash(of: name)) }
+    }
+
     /// What ``slot(for:hash:)`` and ``prefetch(_:)`` take for `name`: the same for every
     /// article.
     static func hash(of name: String) -> UInt64 {

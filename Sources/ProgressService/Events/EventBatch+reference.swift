@@ -63,7 +63,8 @@ func isIdentical(_ a: Result<DecodedEvent, APIError>, _ b: Result<DecodedEvent, 
 
 extension DecodedEvent {
     func isIdentical(to other: DecodedEvent) -> Bool {
-        article.utf8.elementsEqual(other.article.utf8) && reader.utf8.elementsEqual(other.reader.utf8)
+        article.utf8.elementsEqual(other.article.utf8)
+            && reader.map { Array($0.utf8) } == other.reader.map { Array($0.utf8) }
             && geometry.axis == other.geometry.axis && geometry.step == other.geometry.step
             && geometry.numberBits == other.geometry.numberBits && engagedMs == other.engagedMs
             && timeMs == other.timeMs && id.map { Array($0.utf8) } == other.id.map { Array($0.utf8) }

@@ -4,7 +4,8 @@ import ProgressCore
 /// Its geometry has passed `validate()`: both decoders refuse an event whose geometry does not.
 struct DecodedEvent: Sendable {
     let article: String
-    let reader: String
+    /// `nil` when the client named none: the service derives one (docs/privacy.md).
+    let reader: String?
     let geometry: ScrollSnapshot
     let engagedMs: Int64
     /// Client time in ms since the epoch, when the client sent one.
@@ -21,7 +22,7 @@ struct EventDecoder {
     static let idMaxBytes = 64
     static let engagedMsMax: Int64 = 86_400_000
 
-    /// `requireIdentity` is false for `/v1/progress`, where article and reader are optional.
+    /// `requireIdentity` is false for `/v1/progress`, which ignores article and reader.
     var requireIdentity = true
 
     func decode(_ value: JSONValue) throws(APIError) -> DecodedEvent {
@@ -29,7 +30,10 @@ struct EventDecoder {
             throw .invalidEvent("an event must be a JSON object, not \(value.typeName)", field: nil)
         }
         let article = try identity(value, "article", maxBytes: Self.articleMaxBytes)
-        let reader = try identity(value, "reader", maxBytes: Self.readerMaxBytes)
+        // Optional: without it the service derives one; `/v1/progress` ignores it.
+        let reader =
+            requireIdentity
+            ? try optionalString(value["reader"], "reader", maxBytes: Self.readerMaxBytes) : nil
         let axis = try decodeAxis(value["axis"])
         let geometry = ScrollSnapshot(
             axis: axis,
@@ -49,7 +53,7 @@ struct EventDecoder {
         let timeMs = try EventTime.parse(present(value["time"]))
         let id = try optionalString(value["id"], "id", maxBytes: Self.idMaxBytes)
         return DecodedEvent(
-            article: article ?? "", reader: reader ?? "", geometry: geometry, engagedMs: engagedMs,
+            article: article ?? "", reader: reader, geometry: geometry, engagedMs: engagedMs,
             timeMs: timeMs, id: id)
     }
 

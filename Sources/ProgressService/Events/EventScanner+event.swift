@@ -32,7 +32,13 @@ extension EventScanner {
             // `null` is absence for the optional members, and an error for the required ones.
             switch member {
             case .article: article = try articleID()
-            case .reader: reader = try identity(maxBytes: EventDecoder.readerMaxBytes)
+            case .reader:
+                // Optional, `null` for absent; `/v1/progress` ignores it.
+                if requireIdentity {
+                    if !skipNull() { reader = try string(maxBytes: EventDecoder.readerMaxBytes) }
+                } else {
+                    _ = try identity(maxBytes: EventDecoder.readerMaxBytes)
+                }
             case .axis:
                 if !skipNull() { axis = try self.axis() }
             case .contentOffset:
@@ -70,7 +76,7 @@ extension EventScanner {
         } while try nextElement(closing: UInt8(ascii: "}"))
 
         guard let contentOffset, let contentSize, let containerSize else { throw Unusual() }
-        if requireIdentity, article == nil || reader == nil { throw Unusual() }
+        if requireIdentity, article == nil { throw Unusual() }
         let geometry = ScrollSnapshot(
             axis: axis, contentOffset: contentOffset, contentSize: contentSize,
             containerSize: containerSize, contentInsets: contentInsets, region: region, step: step,
@@ -81,7 +87,7 @@ extension EventScanner {
             throw Unusual()
         }
         return DecodedEvent(
-            article: article ?? "", reader: reader ?? "", geometry: geometry, engagedMs: engagedMs,
+            article: article ?? "", reader: reader, geometry: geometry, engagedMs: engagedMs,
             timeMs: timeMs, id: id)
     }
 
@@ -131,8 +137,8 @@ extension EventScanner {
         }
     }
 
-    /// `article` or `reader`: a string of 1…max bytes; anything at all when identity is not
-    /// required, which the scanner narrows to a plain string or `null`.
+    /// `article`: a string of 1…max bytes; anything at all when identity is not required (also
+    /// for `reader`), which the scanner narrows to a plain string or `null`.
     private mutating func identity(maxBytes: Int) throws(Unusual) -> String? {
         guard requireIdentity else {
             if !skipNull() { _ = try plainString() }

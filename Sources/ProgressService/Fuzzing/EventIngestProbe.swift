@@ -80,7 +80,10 @@ public enum EventIngestProbe {
     private static func check(_ event: DecodedEvent, requireIdentity: Bool) {
         let minimumBytes = requireIdentity ? 1 : 0
         checkText(event.article, bytes: minimumBytes...EventDecoder.articleMaxBytes, "article")
-        checkText(event.reader, bytes: minimumBytes...EventDecoder.readerMaxBytes, "reader")
+        if let reader = event.reader {
+            require(requireIdentity, "/v1/progress keeps no reader")
+            checkText(reader, bytes: 1...EventDecoder.readerMaxBytes, "reader")
+        }
         if let id = event.id { checkText(id, bytes: 1...EventDecoder.idMaxBytes, "id") }
         require((0...EventDecoder.engagedMsMax).contains(event.engagedMs), "engagedMs within 0…86 400 000")
         if let timeMs = event.timeMs { checkTime(timeMs) }

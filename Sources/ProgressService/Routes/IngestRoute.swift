@@ -6,15 +6,11 @@ extension ProgressService {
     /// `POST /v1/events` (docs/api.md, "Events"): validate every event, hand the valid ones to the store in one
     /// append, and answer 202 only once the store says they are durable.
     func ingest(_ request: HTTPRequest, _ finish: @escaping Completion) {
-        if cors.refuses(request) {
-            metrics.recordEvents(accepted: 0, rejected: 1, duplicates: 0)
-            finish(.failure(.originNotAllowed))
-            return
-        }
         let started = MonotonicClock.now()
         let nowMs = clock()
+        let window = TimeWindow(nowMs: nowMs, retentionDays: configuration.retentionDays)
         // A batch's entries go straight into records as they are decoded.
-        var batch = PreparedBatch(nowMs: nowMs, bodyBytes: request.body.count)
+        var batch = PreparedBatch(window: window, bodyBytes: request.body.count)
         let single: DecodedEvent?
         do throws(APIError) {
             guard let format = BodyFormat(of: request) else {
@@ -30,37 +26,93 @@ extension ProgressService {
             // Apart, so that the completion captures the figures alone, not the record (whose
             // strings a captured copy would retain).
             let figures = event.geometry.figuresOfValidGeometry()
-            let record: EventRecord
+            var record: EventRecord
             do throws(APIError) {
-                record = Self.record(of: event, at: try Self.time(of: event, nowMs: nowMs), figures: figures)
+                record = Self.record(of: event, at: try window.time(of: event), figures: figures)
             } catch {
                 metrics.recordEvents(accepted: 0, rejected: 1, duplicates: 0)
                 finish(.failure(error))
                 return
             }
-            // The answer is rendered before the append, so that a completion on the store's sync
-            // thread only has to pick it up; only a repeat needs another rendering.
-            let accepted = Self.singleAnswer(figures, duplicate: false)
-            store.append([record]) { [self] result in
-                metrics.recordCommit(nanoseconds: Int(MonotonicClock.now() - started))
-                finish(
-                    result.map { outcome in
-                        metrics.recordEvents(accepted: 1, rejected: 0, duplicates: outcome.duplicates)
-                        return outcome.duplicates > 0
-                            ? Self.singleAnswer(figures, duplicate: true) : accepted
-                    }.mapError { .storeUnavailable($0.message) })
+            guard event.reader == nil else {
+                appendSingle(record, figures: figures, started: started, finish)
+                return
+            }
+            let day = DerivedReaders.day(ofMs: nowMs)
+            let address = configuration.trustedProxies.clientAddress(of: request)
+            if let salt = derivedReaders.cachedSalt(forDay: day) {
+                record.reader = DerivedReaders.readerID(salt: salt, address: address, request: request)
+                appendSingle(record, figures: figures, started: started, finish)
+                return
+            }
+            // The first derived id of the day: the store makes or finds the day's salt.
+            derivedReaders.salt(forDay: day) { [self, record] result in
+                switch result {
+                case .success(let salt):
+                    var record = record
+                    record.reader = DerivedReaders.readerID(salt: salt, address: address, request: request)
+                    appendSingle(record, figures: figures, started: started, finish)
+                case .failure(let error):
+                    finish(.failure(.storeUnavailable(error.message)))
+                }
             }
             return
         }
-        let accepted = batch.records.count
-        let rejectedList = batch.rejected
-        let rejectedCount = rejectedList.count
-        guard accepted > 0 else {
-            metrics.recordEvents(accepted: 0, rejected: rejectedCount, duplicates: 0)
-            finish(.failure(noValidEvent(rejectedList)))
+        guard !batch.records.isEmpty else {
+            metrics.recordEvents(accepted: 0, rejected: batch.rejected.count, duplicates: 0)
+            finish(.failure(noValidEvent(batch.rejected)))
             return
         }
-        store.append(batch.records) { [self] result in
+        guard batch.derivesReader else {
+            appendBatch(batch.records, rejected: batch.rejected, started: started, finish)
+            return
+        }
+        // One derived id for every event of the request that names no reader.
+        let day = DerivedReaders.day(ofMs: nowMs)
+        let address = configuration.trustedProxies.clientAddress(of: request)
+        if let salt = derivedReaders.cachedSalt(forDay: day) {
+            batch.nameReaders(DerivedReaders.readerID(salt: salt, address: address, request: request))
+            appendBatch(batch.records, rejected: batch.rejected, started: started, finish)
+            return
+        }
+        derivedReaders.salt(forDay: day) { [self, batch] result in
+            switch result {
+            case .success(let salt):
+                var batch = batch
+                batch.nameReaders(DerivedReaders.readerID(salt: salt, address: address, request: request))
+                appendBatch(batch.records, rejected: batch.rejected, started: started, finish)
+            case .failure(let error):
+                finish(.failure(.storeUnavailable(error.message)))
+            }
+        }
+    }
+
+    /// Hands one event's record to the store and answers once it is durable. The answer is
+    /// rendered before the append, so that a completion on the store's sync thread only has to
+    /// pick it up; only a repeat needs another rendering.
+    private func appendSingle(
+        _ record: EventRecord, figures: ProgressFigures, started: Int64, _ finish: @escaping Completion
+    ) {
+        let accepted = Self.singleAnswer(figures, duplicate: false)
+        store.append([record]) { [self] result in
+            metrics.recordCommit(nanoseconds: Int(MonotonicClock.now() - started))
+            finish(
+                result.map { outcome in
+                    metrics.recordEvents(accepted: 1, rejected: 0, duplicates: outcome.duplicates)
+                    return outcome.duplicates > 0
+                        ? Self.singleAnswer(figures, duplicate: true) : accepted
+                }.mapError { .storeUnavailable($0.message) })
+        }
+    }
+
+    /// Hands a batch's valid records to the store in one append and answers once they are durable.
+    private func appendBatch(
+        _ records: [EventRecord], rejected rejectedList: [(index: Int, error: APIError)], started: Int64,
+        _ finish: @escaping Completion
+    ) {
+        let accepted = records.count
+        let rejectedCount = rejectedList.count
+        store.append(records) { [self] result in
             metrics.recordCommit(nanoseconds: Int(MonotonicClock.now() - started))
             finish(
                 result.map { outcome in
@@ -83,15 +135,17 @@ extension ProgressService {
     /// A batch's entries as the store takes them, made as the decoder hands them over: the valid
     /// events as records, the others as their index in the batch and their error.
     struct PreparedBatch: EventBatchSink {
-        let nowMs: Int64
+        let window: TimeWindow
         var records: [EventRecord] = []
         var rejected: [(index: Int, error: APIError)] = []
+        /// Whether a kept record names no reader yet (its `reader` is empty, which no client's is).
+        private(set) var derivesReader = false
         private var count = 0
         /// How many entries to make room for at the first: an event takes some 150 bytes or more.
         private let expected: Int
 
-        init(nowMs: Int64, bodyBytes: Int) {
-            self.nowMs = nowMs
+        init(window: TimeWindow, bodyBytes: Int) {
+            self.window = window
             expected = min(bodyBytes / 128 + 1, EventBatch.maximumCount)
         }
 
@@ -99,14 +153,22 @@ extension ProgressService {
             // Not before: a lone event never comes here.
             if records.capacity == 0 { records.reserveCapacity(expected) }
             do throws(APIError) {
-                let timeMs = try ProgressService.time(of: event, nowMs: nowMs)
+                let timeMs = try window.time(of: event)
                 records.append(
                     ProgressService.record(
                         of: event, at: timeMs, figures: event.geometry.figuresOfValidGeometry()))
+                if event.reader == nil { derivesReader = true }
             } catch {
                 rejected.append((count, error))
             }
             count += 1
+        }
+
+        /// Gives `reader` to every record that names none.
+        mutating func nameReaders(_ reader: String) {
+            for index in records.indices where records[index].reader.isEmpty {
+                records[index].reader = reader
+            }
         }
 
         mutating func reject(_ error: APIError) {
@@ -117,6 +179,7 @@ extension ProgressService {
         mutating func restart() {
             records.removeAll(keepingCapacity: true)
             rejected.removeAll()
+            derivesReader = false
             count = 0
         }
     }
@@ -147,7 +210,9 @@ extension ProgressService {
         else {
             throw APIError(status: 400, code: "invalid_event", message: "body must be one event object")
         }
-        if let timeMs = event.timeMs { try EventTime.check(timeMs, nowMs: clock()) }
+        if let timeMs = event.timeMs {
+            try TimeWindow(nowMs: clock(), retentionDays: configuration.retentionDays).check(timeMs)
+        }
         let figures = event.geometry.figuresOfValidGeometry()
         var writer = JSONWriter()
         writer.beginObject()
@@ -156,19 +221,12 @@ extension ProgressService {
         return .json(200, writer)
     }
 
-    /// The time `event` counts at: its own, or `nowMs`; throws when it is out of range.
-    fileprivate static func time(of event: DecodedEvent, nowMs: Int64) throws(APIError) -> Int64 {
-        let timeMs = event.timeMs ?? nowMs
-        try EventTime.check(timeMs, nowMs: nowMs)
-        return timeMs
-    }
-
     /// `event` as the store keeps it, at `timeMs`, with its `figures`.
     fileprivate static func record(of event: DecodedEvent, at timeMs: Int64, figures: ProgressFigures)
         -> EventRecord
     {
         EventRecord(
-            article: event.article, reader: event.reader, timeMs: timeMs, progress: figures.progress,
+            article: event.article, reader: event.reader ?? "", timeMs: timeMs, progress: figures.progress,
             seenDepth: figures.seenDepth, scrollable: figures.scrollable, engagedMs: event.engagedMs,
             eventID: event.id)
     }

@@ -57,6 +57,10 @@ public struct APIError: Error, Sendable, Equatable {
         status: 401, code: "unauthorized", message: "this route needs 'Authorization: Bearer TOKEN'",
         headers: [Header(name: "WWW-Authenticate", value: "Bearer realm=\"reading-progress\"")])
 
+    static let forbidden = APIError(
+        status: 403, code: "forbidden",
+        message: "erasing needs a service run with --api-token, and that token")
+
     static func bodyTooLarge(limit: Int) -> APIError {
         APIError(
             status: 413, code: "body_too_large", message: "request body is over the limit of \(limit) bytes")
@@ -84,9 +88,13 @@ public struct APIError: Error, Sendable, Equatable {
             headers: [Header(name: "Retry-After", value: String(retryAfterSeconds))])
     }
 
-    static let originNotAllowed = APIError(
-        status: 403, code: "origin_not_allowed",
-        message: "events from this Origin are refused: it is not in --allowed-origins")
+    /// An ingest request from a web origin the allowlist does not hold: browsers send beacons
+    /// whatever CORS says, so the service refuses them itself.
+    static func originNotAllowed(_ origin: String) -> APIError {
+        APIError(
+            status: 403, code: "origin_not_allowed",
+            message: "events from the origin \(origin) are not accepted (--allowed-origins)", field: nil)
+    }
 
     static func storeUnavailable(_ detail: String) -> APIError {
         APIError(status: 503, code: "store_unavailable", message: "the store cannot be written: \(detail)")

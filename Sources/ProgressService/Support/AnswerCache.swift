@@ -38,4 +38,9 @@ final class AnswerCache: Sendable {
             entries[ExactKey(key)] = Entry(article: article, version: version, reply: reply)
         }
     }
+
+    /// Forgets every answer: after an erasure, no answer about erased data stays in memory.
+    func removeAll() {
+        entries.withLock { $0.removeAll() }
+    }
 }

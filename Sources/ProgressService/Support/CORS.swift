@@ -1,5 +1,3 @@
-import HTTPServer
-
 /// CORS (docs/api.md, "CORS"): allowed origins are echoed (never `*`, since beacons carry credentials),
 /// with `Vary: Origin` so caches keep answers for different origins apart.
 struct CORSPolicy: Sendable {
@@ -41,14 +39,6 @@ struct CORSPolicy: Sendable {
             ("Access-Control-Allow-Headers", requestedHeaders ?? "Content-Type, Authorization"),
             ("Access-Control-Max-Age", "86400"),
         ]
-    }
-
-    /// Whether an ingest request comes from a page of a site not allowed (docs/api.md, "CORS"):
-    /// a browser sends a beacon whatever the answer says, so such events are refused outright.
-    /// Requests without `Origin` (apps, curl) are never refused.
-    func refuses(_ request: HTTPRequest) -> Bool {
-        guard !allowsAll, let origin = request.header("Origin") else { return false }
-        return !allows(origin)
     }
 
     func allows(_ origin: String) -> Bool {

@@ -18,7 +18,7 @@ public final class Metrics: Sendable {
     }
 
     /// The statuses the service answers with, each with a counter per route and method.
-    private static let statuses = [200, 202, 204, 400, 401, 404, 405, 413, 415, 429, 503]
+    private static let statuses = [200, 202, 204, 400, 401, 403, 404, 405, 413, 415, 429, 503]
     private let requests = AtomicCounters(
         count: RouteLabel.allCases.count * MethodLabel.allCases.count * Metrics.statuses.count)
     private let otherRequests = Mutex<[RequestKey: Int]>([:])
@@ -26,6 +26,9 @@ public final class Metrics: Sendable {
     private let events = AtomicCounters(count: 3)
     private let requestSeconds = Histogram()
     private let commitSeconds = Histogram()
+    /// Erasures of a reader and of an article, then the (article, reader, day) records each
+    /// kind removed.
+    private let erasures = AtomicCounters(count: 4)
 
     public init() {}
 
@@ -49,12 +52,13 @@ public final class Metrics: Sendable {
         case 204: return 2
         case 400: return 3
         case 401: return 4
-        case 404: return 5
-        case 405: return 6
-        case 413: return 7
-        case 415: return 8
-        case 429: return 9
-        case 503: return 10
+        case 403: return 5
+        case 404: return 6
+        case 405: return 7
+        case 413: return 8
+        case 415: return 9
+        case 429: return 10
+        case 503: return 11
         default: return nil
         }
     }
@@ -67,6 +71,11 @@ public final class Metrics: Sendable {
 
     func recordCommit(nanoseconds: Int) {
         commitSeconds.observe(nanoseconds: nanoseconds)
+    }
+
+    func recordErasure(_ kind: ErasureKind, readerDays: Int) {
+        erasures.add(1, at: kind.rawValue)
+        if readerDays > 0 { erasures.add(readerDays, at: 2 + kind.rawValue) }
     }
 
     /// The Prometheus text exposition format, version 0.0.4.
@@ -102,6 +111,18 @@ public final class Metrics: Sendable {
             "reading_progress_events_total{result=\"rejected\"} \(events[1])\n"
         out +=
             "reading_progress_events_total{result=\"duplicate\"} \(events[2])\n"
+        out += "# HELP reading_progress_erasures_total Erasures answered, by what they erased.\n"
+        out += "# TYPE reading_progress_erasures_total counter\n"
+        for kind in ErasureKind.allCases {
+            out += "reading_progress_erasures_total{kind=\"\(kind.label)\"} \(erasures[kind.rawValue])\n"
+        }
+        out +=
+            "# HELP reading_progress_erased_reader_days_total Records of one reader on one article and day that erasures removed.\n"
+        out += "# TYPE reading_progress_erased_reader_days_total counter\n"
+        for kind in ErasureKind.allCases {
+            out +=
+                "reading_progress_erased_reader_days_total{kind=\"\(kind.label)\"} \(erasures[2 + kind.rawValue])\n"
+        }
         out += requestSeconds.render(
             name: "reading_progress_http_request_duration_seconds",
             help: "Time from a whole request to its answer.")

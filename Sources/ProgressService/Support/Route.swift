@@ -5,6 +5,10 @@ enum Route: Sendable, Equatable {
     case articles
     /// `rawArticle` is the still-encoded segment between `/v1/articles/` and `/stats`.
     case stats(rawArticle: Substring)
+    /// `DELETE /v1/readers/{reader}`: `rawReader` is the still-encoded last segment.
+    case reader(rawReader: Substring)
+    /// `DELETE /v1/articles/{article}`: `rawArticle` is the still-encoded last segment.
+    case article(rawArticle: Substring)
     case healthz
     case metrics
     /// A file served from memory: its index in ``WebCatalog/builtIn``.
@@ -20,19 +24,31 @@ enum Route: Sendable, Equatable {
         case 12 where path == "/v1/articles": self = .articles
         default:
             // Lenient on purpose: an id with unencoded slashes (`/v1/articles//blog/a/stats`)
-            // still finds its article, since the last `/stats` ends the id.
-            let prefix = "/v1/articles/"
+            // still finds its article, since the last `/stats` ends the id. Not so the erase
+            // routes: a slip in the path must not erase something else, so their id is exactly
+            // one segment.
+            let articles = "/v1/articles/"
+            let readers = "/v1/readers/"
             let suffix = "/stats"
-            guard path.utf8.count > prefix.utf8.count + suffix.utf8.count, path.hasPrefix(prefix),
-                path.hasSuffix(suffix)
-            else {
+            if path.utf8.count > readers.utf8.count, path.hasPrefix(readers) {
+                let rest = path.utf8.dropFirst(readers.utf8.count)
+                guard !rest.contains(UInt8(ascii: "/")) else { return nil }
+                self = .reader(rawReader: rest.substring(of: path))
+                return
+            }
+            guard path.utf8.count > articles.utf8.count, path.hasPrefix(articles) else {
                 guard let asset = WebCatalog.builtIn.index(of: path) else { return nil }
                 self = .asset(asset)
                 return
             }
-            let start = path.utf8.index(path.startIndex, offsetBy: prefix.utf8.count)
-            let end = path.utf8.index(path.endIndex, offsetBy: -suffix.utf8.count)
-            self = .stats(rawArticle: path[start..<end])
+            let rest = path.utf8.dropFirst(articles.utf8.count)
+            if rest.count > suffix.utf8.count, path.hasSuffix(suffix) {
+                self = .stats(rawArticle: rest.dropLast(suffix.utf8.count).substring(of: path))
+            } else if !rest.contains(UInt8(ascii: "/")) {
+                self = .article(rawArticle: rest.substring(of: path))
+            } else {
+                return nil
+            }
         }
     }
 
@@ -43,6 +59,8 @@ enum Route: Sendable, Equatable {
         case .progress: return .progress
         case .articles: return .articles
         case .stats: return .stats
+        case .reader: return .reader
+        case .article: return .article
         case .healthz: return .healthz
         case .metrics: return .metrics
         case .asset(let index): return WebCatalog.builtIn.entries[index].label
@@ -54,11 +72,13 @@ enum Route: Sendable, Equatable {
         switch self {
         case .events, .progress: return Self.ingestMethods
         case .articles, .stats: return Self.readMethods
+        case .reader, .article: return Self.eraseMethods
         case .healthz, .metrics, .asset: return Self.operationsMethods
         }
     }
 
     private static let ingestMethods = ["POST", "OPTIONS"]
+    private static let eraseMethods = ["DELETE", "OPTIONS"]
     private static let readMethods = ["GET", "HEAD", "OPTIONS"]
     private static let operationsMethods = ["GET", "HEAD"]
 
@@ -67,15 +87,33 @@ enum Route: Sendable, Equatable {
         switch self {
         case .events, .progress: return method == .post || method == .options
         case .articles, .stats: return method == .get || method == .head || method == .options
+        case .reader, .article: return method == .delete || method == .options
         case .healthz, .metrics, .asset: return method == .get || method == .head
+        }
+    }
+
+    /// Whether `--rate-limit` counts requests for the route: not a load balancer's probe, nor a
+    /// file served from memory (a page's modules come a dozen at once, and cost no more).
+    var isRateLimited: Bool {
+        switch self {
+        case .healthz, .asset: return false
+        case .events, .progress, .articles, .stats, .metrics, .reader, .article: return true
         }
     }
 
     /// Whether `--api-token` guards the route.
     var needsToken: Bool {
         switch self {
-        case .articles, .stats, .metrics: return true
+        case .articles, .stats, .metrics, .reader, .article: return true
         case .events, .progress, .healthz, .asset: return false
+        }
+    }
+
+    /// Whether the route erases: it answers only a service with `--api-token` (403 otherwise).
+    var erases: Bool {
+        switch self {
+        case .reader, .article: return true
+        default: return false
         }
     }
 }
@@ -88,6 +126,8 @@ enum RouteLabel: Int, CaseIterable, Sendable {
     case stats
     case events
     case progress
+    case reader
+    case article
     /// The dashboard's page, `/`.
     case dashboard
     /// The dashboard's scripts, stylesheet and icon.
@@ -105,6 +145,8 @@ enum RouteLabel: Int, CaseIterable, Sendable {
         case .stats: return "/v1/articles/{article}/stats"
         case .events: return "/v1/events"
         case .progress: return "/v1/progress"
+        case .reader: return "/v1/readers/{reader}"
+        case .article: return "/v1/articles/{article}"
         case .dashboard: return "/"
         case .dashboardFile: return "/dashboard/{file}"
         case .favicon: return "/favicon.ico"
@@ -158,5 +200,13 @@ enum MethodLabel: Int, CaseIterable, Sendable {
         case .connect: return "CONNECT"
         case .other: return "OTHER"
         }
+    }
+}
+
+extension Substring.UTF8View {
+    /// These bytes of `text` as a substring of it (they lie on character boundaries: the
+    /// routes cut only at ASCII).
+    fileprivate func substring(of text: String) -> Substring {
+        text[startIndex..<endIndex]
     }
 }

@@ -3,7 +3,8 @@ extension WebAsset {
     static var builtIn: [WebAsset] { dashboard + [tracker] }
 
     /// Headers every file of the service's own pages carries: no MIME sniffing, no article ids
-    /// leaking to other sites in `Referer`, no embedding by other origins.
+    /// leaking to other sites in `Referer`, no embedding by other origins. Not for a file other
+    /// sites load (a script they embed): `Cross-Origin-Resource-Policy: same-origin` blocks it.
     static let pageFileHeaders: [(name: String, value: String)] = [
         ("X-Content-Type-Options", "nosniff"),
         ("Referrer-Policy", "no-referrer"),

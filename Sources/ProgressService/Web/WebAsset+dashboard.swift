@@ -20,7 +20,18 @@ extension WebAsset {
 
     /// The dashboard's ES modules, one a view or concern.
     private static let modules: [(name: String, body: [UInt8])] = [
-        ("app.js", PackageResources.app_js)
+        ("app.js", PackageResources.app_js),
+        ("api.js", PackageResources.api_js),
+        ("state.js", PackageResources.state_js),
+        ("dom.js", PackageResources.dom_js),
+        ("format.js", PackageResources.format_js),
+        ("csv.js", PackageResources.csv_js),
+        ("controls.js", PackageResources.controls_js),
+        ("notices.js", PackageResources.notices_js),
+        ("chart.js", PackageResources.chart_js),
+        ("list-view.js", PackageResources.list_view_js),
+        ("article-view.js", PackageResources.article_view_js),
+        ("token-view.js", PackageResources.token_view_js),
     ]
 
     private static func dashboardFile(_ name: String, _ contentType: String, _ body: [UInt8]) -> WebAsset {

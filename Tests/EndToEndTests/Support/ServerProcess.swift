@@ -56,6 +56,7 @@ final class ServerProcess: @unchecked Sendable {
             let chunk = handle.availableData
             if chunk.isEmpty {
                 if !process.isRunning { break }
+                // Polled until the deadline: the line comes when the server has started.
                 Thread.sleep(forTimeInterval: 0.01)
                 continue
             }

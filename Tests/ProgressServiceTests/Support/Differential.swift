@@ -1,7 +1,7 @@
 @testable import ProgressService
 
 /// One body decoded both ways — `EventBatch.decode`, which tries `EventScanner` first, and
-/// `EventBatch.decodeByTree`, the path as it was — in the four ways the routes decode bodies:
+/// `EventBatch.decodeByTree`, the JSON tree alone — in the four ways the routes decode bodies:
 /// JSON and NDJSON, with and without identity (`/v1/events`, `/v1/progress`).
 struct Differential {
     /// Descriptions of the decodings whose outcomes differ in any field, bit or error.

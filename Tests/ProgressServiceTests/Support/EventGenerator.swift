@@ -2,7 +2,7 @@
 
 /// Writes random valid events in the plain form that `EventScanner` must read on its own —
 /// printable ASCII strings without escapes, numbers without exponents and with at most 15
-/// significant digits, only the members of SPEC §4 — with the members in any order, optional
+/// significant digits, only the members docs/api.md lists — with the members in any order, optional
 /// ones absent, `null` or present, and white space anywhere white space may go.
 struct EventGenerator {
     var random: SplitMix
@@ -20,7 +20,6 @@ struct EventGenerator {
         let content = Double(horizontal ? contentSize.0 : contentSize.1)!
         var members: [(String, String)] = [
             ("article", string(1...EventDecoder.articleMaxBytes)),
-            ("reader", string(1...EventDecoder.readerMaxBytes)),
             ("contentOffset", object([("x", number()), ("y", number())])),
             ("contentSize", object([("width", contentSize.0), ("height", contentSize.1)])),
             (
@@ -29,6 +28,12 @@ struct EventGenerator {
             ),
         ]
         if let axisName { members.append(("axis", axisName)) }
+        // Mostly named, as apps name their readers; absent or `null`, the service derives one.
+        if chance(3, in: 4) {
+            members.append(("reader", string(1...EventDecoder.readerMaxBytes)))
+        } else {
+            optional(&members, "reader") { $0.string(1...EventDecoder.readerMaxBytes) }
+        }
         optional(&members, "contentInsets") { generator in
             var edges: [(String, String)] = []
             for edge in ["top", "leading", "bottom", "trailing"] where generator.chance(1, in: 2) {

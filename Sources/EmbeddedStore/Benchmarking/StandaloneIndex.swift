@@ -1,0 +1,40 @@
+package import ProgressStore
+
+/// The store's in-memory index on its own — no journal, no SQLite — for `store-bench` to
+/// measure what it costs in memory and time; the store itself never uses this.
+package final class StandaloneIndex: Sendable {
+    private let index = MemoryIndex()
+
+    package init() {}
+
+    /// Folds events, as the store does once they are durable and deduplicated.
+    package func apply(_ events: [EventRecord]) {
+        index.apply(events)
+    }
+
+    /// (article, reader) pairs held.
+    package var pairCount: Int { index.pairCount }
+
+    /// Bytes the index allocated for its records, ids, tables and histograms.
+    package var footprint: Int { index.footprint }
+
+    /// The figures the stats route answers, folded on this thread when counters cannot answer.
+    package func statistics(_ query: StatisticsQuery) -> ArticleStatistics? {
+        index.statisticsNow(query)
+    }
+
+    package func listing(_ query: ListingQuery) -> ListingPage {
+        index.listing(query)
+    }
+
+    /// Every article encoded whole, as a checkpoint saves it.
+    package func encodedArticles() -> [[UInt8]] {
+        index.articleVersions().compactMap { index.encodeArticle($0.article)?.bytes }
+    }
+
+    /// Adds an article from ``encodedArticles()``'s bytes, as a restart does; safe on any number
+    /// of threads at once.
+    package func restoreArticle(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try index.restoreArticle($0) }
+    }
+}

@@ -1,0 +1,42 @@
+import ProgressStore
+
+/// Taking records out of an article, for erasure and retention: the records are append-only,
+/// so the article is folded anew from the ones that stay. Rare, and in proportion to the
+/// article's size.
+extension ArticleIndex {
+    /// Calls `body` with every (reader slot, day) record and its figures.
+    func forEachRecord(_ body: (_ slot: Int32, _ day: Int32, _ figures: DayFigures) -> Void) {
+        for index in 0..<names.count {
+            let first = firstDays.records[index]
+            body(Int32(index), first.day, firstDays.figures(of: first, at: index))
+            guard first.hasOtherDays, var next = otherHeads[Int32(index)] else { continue }
+            while next >= 0 {
+                body(Int32(index), otherDays.day(at: Int(next)), otherDays.figures(at: Int(next)))
+                next = otherNext[Int(next)]
+            }
+        }
+    }
+
+    /// This article with only the records `keep` keeps, and how many it dropped. Its version
+    /// moves past this one's, as every change does.
+    func keeping(_ keep: (_ slot: Int32, _ day: Int32) -> Bool) -> (article: ArticleIndex, dropped: Int) {
+        var kept = ArticleIndex(name: name, version: version &+ 1)
+        var dropped = 0
+        forEachRecord { slot, day, figures in
+            if keep(slot, day) {
+                _ = kept.fold(reader: names.name(at: slot), day: day, figures)
+            } else {
+                dropped += 1
+            }
+        }
+        return (kept, dropped)
+    }
+
+    /// The number of (reader, day) records held.
+    var recordCount: Int { firstDays.count + otherDays.count }
+
+    /// The first UTC day with an event, if any.
+    var firstDay: Int32? {
+        totals.firstMs.map { Int32($0.floorDivided(by: DayRecords.dayMs)) }
+    }
+}

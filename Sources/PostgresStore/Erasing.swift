@@ -1,0 +1,89 @@
+import ProgressStore
+
+/// Erasure and retention on the tables. Callers hold `rp_fold`'s row, and have folded the log,
+/// so that nothing acknowledged before is folded in after.
+enum Erasing {
+    /// Takes a reader out of every article; what it took.
+    static func erase(reader: String, on connection: PGConnection) throws(StoreError) -> ErasureCount {
+        let rows = try connection.execute(
+            """
+            SELECT article, max(max_progress), max(max_seen), bool_or(scrollable), sum(events)::int8,
+                sum(engaged_ms)::int8, count(*)
+            FROM rp_reader_days WHERE reader = $1 GROUP BY article
+            """, [.text(reader)])
+        var aggregates = try Folding.aggregates(
+            of: Set((0..<rows.rowCount).map { rows.string($0, 0) }), on: connection)
+        var days = 0
+        for row in 0..<rows.rowCount {
+            let article = rows.string(row, 0)
+            let pair = PairFigures(
+                maxProgress: rows.double(row, 1), maxSeen: rows.double(row, 2), scrollable: rows.bool(row, 3))
+            aggregates[article]?.drop(pair)
+            aggregates[article]?.events -= rows.int64(row, 4)
+            aggregates[article]?.engagedMs -= rows.int64(row, 5)
+            days += Int(rows.int64(row, 6))
+        }
+        try connection.execute("DELETE FROM rp_reader_days WHERE reader = $1", [.text(reader)])
+        try connection.execute("DELETE FROM rp_ids WHERE reader = $1", [.text(reader)])
+        try recountTimes(&aggregates, on: connection)
+        try Folding.save(aggregates, on: connection)
+        return ErasureCount(articles: rows.rowCount, readerDays: days)
+    }
+
+    /// Takes an article out with all of its readers; what it took.
+    static func erase(article: String, on connection: PGConnection) throws(StoreError) -> ErasureCount {
+        let rows = try connection.execute("DELETE FROM rp_reader_days WHERE article = $1", [.text(article)])
+        let deleted = try connection.execute(
+            "WITH gone AS (DELETE FROM rp_articles WHERE article = $1 RETURNING 1) SELECT count(*) FROM gone",
+            [.text(article)])
+        try connection.execute("DELETE FROM rp_ids WHERE article = $1", [.text(article)])
+        return ErasureCount(articles: Int(deleted.int64(0, 0)), readerDays: Int(rows.affectedRows))
+    }
+
+    /// Takes out every record of a UTC day before `day`, recounting the articles that had one.
+    static func dropDays(before day: Int32, on connection: PGConnection) throws(StoreError) {
+        let affected = try connection.execute(
+            "SELECT DISTINCT article FROM rp_reader_days WHERE day < $1", [.int(Int64(day))])
+        let articles = (0..<affected.rowCount).map { affected.string($0, 0) }
+        guard !articles.isEmpty else { return }
+        try connection.execute("DELETE FROM rp_reader_days WHERE day < $1", [.int(Int64(day))])
+        _ = try Folding.aggregates(of: Set(articles), on: connection)
+        var recounted: [String: ArticleAggregate] = [:]
+        for article in articles { recounted[article] = ArticleAggregate() }
+        let rows = try connection.execute(
+            """
+            SELECT article, max(max_progress), max(max_seen), bool_or(scrollable), sum(events)::int8,
+                sum(engaged_ms)::int8, min(first_ms), max(last_ms)
+            FROM rp_reader_days WHERE article = ANY($1::text[]) GROUP BY article, reader
+            """, [.textArray(articles)])
+        for row in 0..<rows.rowCount {
+            let article = rows.string(row, 0)
+            recounted[article]!.move(
+                from: nil,
+                to: PairFigures(
+                    maxProgress: rows.double(row, 1), maxSeen: rows.double(row, 2),
+                    scrollable: rows.bool(row, 3)))
+            recounted[article]!.events += rows.int64(row, 4)
+            recounted[article]!.engagedMs += rows.int64(row, 5)
+            recounted[article]!.firstMs = min(recounted[article]!.firstMs, rows.int64(row, 6))
+            recounted[article]!.lastMs = max(recounted[article]!.lastMs, rows.int64(row, 7))
+        }
+        try Folding.save(recounted, on: connection)
+    }
+
+    /// Sets each article's first and last event time from the rows it has left.
+    private static func recountTimes(
+        _ aggregates: inout [String: ArticleAggregate], on connection: PGConnection
+    )
+        throws(StoreError)
+    {
+        guard !aggregates.isEmpty else { return }
+        let rows = try connection.execute(
+            "SELECT article, min(first_ms), max(last_ms) FROM rp_reader_days WHERE article = ANY($1::text[]) "
+                + "GROUP BY article", [.textArray(aggregates.keys)])
+        for row in 0..<rows.rowCount {
+            aggregates[rows.string(row, 0)]?.firstMs = rows.int64(row, 1)
+            aggregates[rows.string(row, 0)]?.lastMs = rows.int64(row, 2)
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import ProgressStore
+
+/// The tables several nodes share, versioned in `rp_meta`, created and migrated at start under an
+/// advisory lock (so that two nodes starting at once do not race), and refused when newer than
+/// this build's.
+///
+/// - `rp_log`: what nodes acknowledged and the folder has not folded yet — one row per commit,
+///   the events in the journal's encoding. Folding deletes the rows.
+/// - `rp_ids`: each event id of the last 24 hours with its pair, so that a repeat counts once
+///   whichever node it reaches.
+/// - `rp_reader_days`: per article, reader and UTC day, what the statistics keep.
+/// - `rp_articles`: per article, the all-time counters and depth histograms the default query
+///   is answered from, whatever the number of readers.
+/// - `rp_salts`: the daily salts of derived reader ids. `rp_fold`: one row, locked by whoever
+///   folds, erases or applies retention, which keeps them in order.
+enum PostgresSchema {
+    static let migrations: [String] = [
+        """
+        CREATE TABLE rp_log (
+            seq bigserial PRIMARY KEY,
+            committed_ms bigint NOT NULL,
+            payload bytea NOT NULL
+        );
+        CREATE TABLE rp_ids (
+            article text COLLATE "C" NOT NULL,
+            reader text COLLATE "C" NOT NULL,
+            id text COLLATE "C" NOT NULL,
+            seen_ms bigint NOT NULL,
+            PRIMARY KEY (article, reader, id)
+        );
+        CREATE INDEX rp_ids_by_reader ON rp_ids (reader);
+        CREATE INDEX rp_ids_by_seen ON rp_ids (seen_ms);
+        CREATE TABLE rp_reader_days (
+            article text COLLATE "C" NOT NULL,
+            reader text COLLATE "C" NOT NULL,
+            day integer NOT NULL,
+            max_progress float8 NOT NULL,
+            max_seen float8 NOT NULL,
+            scrollable boolean NOT NULL,
+            events bigint NOT NULL,
+            engaged_ms bigint NOT NULL,
+            first_ms bigint NOT NULL,
+            last_ms bigint NOT NULL,
+            PRIMARY KEY (article, reader, day)
+        );
+        CREATE INDEX rp_reader_days_by_reader ON rp_reader_days (reader);
+        CREATE INDEX rp_reader_days_by_day ON rp_reader_days (day);
+        CREATE INDEX rp_reader_days_by_article_day ON rp_reader_days (article, day);
+        CREATE TABLE rp_articles (
+            article text COLLATE "C" PRIMARY KEY,
+            readers bigint NOT NULL,
+            unscrollable bigint NOT NULL,
+            events bigint NOT NULL,
+            engaged_ms bigint NOT NULL,
+            first_ms bigint NOT NULL,
+            last_ms bigint NOT NULL,
+            progress_units numeric NOT NULL,
+            seen_units numeric NOT NULL,
+            progress_bins bytea NOT NULL,
+            seen_bins bytea NOT NULL
+        );
+        CREATE TABLE rp_salts (
+            day integer PRIMARY KEY,
+            salt bytea NOT NULL
+        );
+        CREATE TABLE rp_fold (id integer PRIMARY KEY);
+        INSERT INTO rp_fold VALUES (1);
+        """
+    ]
+
+    static var currentVersion: Int { migrations.count }
+
+    /// An advisory lock key of this service's own ("rp-schema").
+    private static let lockKey: Int64 = 0x7270_2d73_6368_656d
+
+    /// Creates or migrates the tables; refuses a database of a newer version.
+    static func migrate(_ connection: PGConnection) throws(StoreError) {
+        try connection.transaction { () throws(StoreError) in
+            try connection.execute("SELECT pg_advisory_xact_lock($1)", [.int(lockKey)])
+            try connection.execute(
+                "CREATE TABLE IF NOT EXISTS rp_meta (key text PRIMARY KEY, value text NOT NULL)")
+            let rows = try connection.execute("SELECT value FROM rp_meta WHERE key = 'schema_version'")
+            let version = rows.rowCount > 0 ? Int(rows.string(0, 0)) ?? 0 : 0
+            guard version <= currentVersion else {
+                throw StoreError.incompatible(
+                    "the database's schema version \(version) is newer than this build's \(currentVersion)")
+            }
+            for step in version..<currentVersion {
+                try connection.executeScript(migrations[step])
+            }
+            try connection.execute(
+                "INSERT INTO rp_meta (key, value) VALUES ('schema_version', $1) "
+                    + "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                [.text(String(currentVersion))])
+        }
+    }
+}

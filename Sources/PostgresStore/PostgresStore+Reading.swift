@@ -1,0 +1,219 @@
+import Foundation
+public import ProgressStore
+import Synchronization
+
+extension PostgresStore {
+    /// Runs `body` on the read queue with a connection, after folding what the log holds (so
+    /// that the read sees every event acknowledged before it began, on any node).
+    private func read<Value: Sendable>(
+        fresh: Bool = true, _ body: @escaping @Sendable (PGConnection) throws(StoreError) -> Value,
+        completion: @escaping @Sendable (Result<Value, StoreError>) -> Void
+    ) {
+        guard !isClosed else { return completion(.failure(.closed)) }
+        readQueue.async { [self] in
+            completion(
+                Result { () throws(StoreError) -> Value in
+                    try pool.withConnection { (connection) throws(StoreError) -> Value in
+                        if fresh { try catchUp(connection) }
+                        return try body(connection)
+                    }
+                })
+        }
+    }
+
+    /// Waits until the log rows there now are folded — folding them on this connection when no
+    /// other is — for at most 10 seconds.
+    private func catchUp(_ connection: PGConnection) throws(StoreError) {
+        let head = try connection.execute("SELECT max(seq) FROM rp_log")
+        guard !head.isNull(0, 0) else { return }
+        let last = head.int64(0, 0)
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if try foldWhatIsThere(connection, wait: false) { return }
+            let left = try connection.execute(
+                "SELECT EXISTS (SELECT 1 FROM rp_log WHERE seq <= $1)", [.int(last)])
+            if !left.bool(0, 0) { return }
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+    }
+
+    public func readers(
+        of article: String, in days: DayRange,
+        completion: @escaping @Sendable (Result<[ReaderSummary]?, StoreError>) -> Void
+    ) {
+        read(
+            { (connection) throws(StoreError) in try Self.readers(of: article, in: days, on: connection) },
+            completion: completion)
+    }
+
+    public func statistics(
+        _ query: StatisticsQuery,
+        completion: @escaping @Sendable (Result<ArticleStatistics?, StoreError>) -> Void
+    ) {
+        read(
+            { (connection) throws(StoreError) -> ArticleStatistics? in
+                let rows = try connection.execute(
+                    "SELECT \(ArticleAggregate.columns) FROM rp_articles WHERE article = $1",
+                    [.text(query.article)])
+                guard rows.rowCount == 1 else { return nil }
+                let aggregate = try ArticleAggregate(rows, row: 0, from: 0)
+                // Counters answer large articles in one row whatever their size; small ones are
+                // folded, exactly.
+                if aggregate.readers > 512, query.minEngagedSeconds == 0, aggregate.spans(query.days),
+                    let edge = DepthHistogram.edge(of: query.threshold)
+                {
+                    return aggregate.statistics(metric: query.metric, edge: edge)
+                }
+                let readers = try Self.readers(of: query.article, in: query.days, on: connection) ?? []
+                return ArticleStatistics.compute(readers: readers, query: query)
+            }, completion: completion)
+    }
+
+    public func listing(
+        _ query: ListingQuery, completion: @escaping @Sendable (Result<ListingPage, StoreError>) -> Void
+    ) {
+        read(
+            { (connection) throws(StoreError) -> ListingPage in
+                let prefix: [PGValue] = [query.prefix.map { .text($0) } ?? .null]
+                let rows = try connection.execute(
+                    "SELECT article, \(ArticleAggregate.columns) FROM rp_articles "
+                        + "WHERE $1::text IS NULL OR starts_with(article, $1)", prefix)
+                var lines: [ArticleListing] = []
+                lines.reserveCapacity(rows.rowCount)
+                let edge = DepthHistogram.edge(of: query.threshold)
+                var ranged: [String: ArticleListing] = [:]
+                if query.days != .allTime || edge == nil {
+                    ranged = try Self.rangeListing(query, on: connection)
+                }
+                for row in 0..<rows.rowCount {
+                    let article = rows.string(row, 0)
+                    if query.days == .allTime, let edge {
+                        lines.append(
+                            try ArticleAggregate(rows, row: row, from: 1).listing(
+                                article: article, edge: edge))
+                    } else {
+                        lines.append(
+                            ranged[article]
+                                ?? ArticleListing(
+                                    article: article, readers: 0, events: 0, completionRate: 0, meanDepth: 0,
+                                    lastEventMs: nil))
+                    }
+                }
+                return ListingPage.cut(from: lines, for: query)
+            }, completion: completion)
+    }
+
+    /// Each article's line over `query.days`, folded from its readers' day rows.
+    private static func rangeListing(_ query: ListingQuery, on connection: PGConnection) throws(StoreError)
+        -> [String: ArticleListing]
+    {
+        let rows = try connection.execute(
+            """
+            SELECT article, count(*), sum(events)::int8, count(*) FILTER (WHERE scrollable),
+                count(*) FILTER (WHERE scrollable AND progress >= $3), sum(progress) FILTER (WHERE scrollable),
+                max(last_ms)
+            FROM (SELECT article, reader, max(max_progress) AS progress, bool_or(scrollable) AS scrollable,
+                    sum(events) AS events, max(last_ms) AS last_ms
+                FROM rp_reader_days WHERE day BETWEEN $1 AND $2 AND ($4::text IS NULL OR starts_with(article, $4))
+                GROUP BY article, reader) AS r
+            GROUP BY article
+            """,
+            [
+                .int(Int64(query.days.from ?? Int32.min)), .int(Int64(query.days.to ?? Int32.max)),
+                .double(query.threshold), query.prefix.map { .text($0) } ?? .null,
+            ])
+        var lines: [String: ArticleListing] = [:]
+        for row in 0..<rows.rowCount {
+            let counted = rows.int64(row, 3)
+            let article = rows.string(row, 0)
+            lines[article] = ArticleListing(
+                article: article, readers: Int(rows.int64(row, 1)), events: rows.int64(row, 2),
+                completionRate: counted > 0 ? Double(rows.int64(row, 4)) / Double(counted) : 0,
+                meanDepth: counted > 0 ? rows.double(row, 5) / Double(counted) : 0,
+                lastEventMs: rows.int64(row, 6))
+        }
+        return lines
+    }
+
+    /// The readers of `article` folded over `days`, in the byte order of their ids; nil for an
+    /// article without events.
+    static func readers(of article: String, in days: DayRange, on connection: PGConnection) throws(StoreError)
+        -> [ReaderSummary]?
+    {
+        let exists = try connection.execute("SELECT 1 FROM rp_articles WHERE article = $1", [.text(article)])
+        guard exists.rowCount == 1 else { return nil }
+        let rows = try connection.execute(
+            """
+            SELECT reader, max(max_progress), max(max_seen), bool_or(scrollable), sum(events)::int8,
+                sum(engaged_ms)::int8, min(first_ms), max(last_ms)
+            FROM rp_reader_days WHERE article = $1 AND day BETWEEN $2 AND $3
+            GROUP BY reader ORDER BY reader
+            """,
+            [.text(article), .int(Int64(days.from ?? Int32.min)), .int(Int64(days.to ?? Int32.max))])
+        return (0..<rows.rowCount).map { row in
+            ReaderSummary(
+                reader: rows.string(row, 0), maxProgress: rows.double(row, 1),
+                maxSeenDepth: rows.double(row, 2),
+                scrollable: rows.bool(row, 3), events: rows.int64(row, 4), engagedMs: rows.int64(row, 5),
+                firstMs: rows.int64(row, 6), lastMs: rows.int64(row, 7))
+        }
+    }
+
+    public func salt(
+        forDay day: Int32, completion: @escaping @Sendable (Result<DailySalt, StoreError>) -> Void
+    ) {
+        let today = Int32(options.clock().floorDivided(by: 86_400_000))
+        guard day >= DailySalt.oldestKept(today: today) else {
+            return completion(
+                .failure(.configuration("the salt of day \(day) is deleted (today is \(today))")))
+        }
+        if let known = salts[day] { return completion(.success(known)) }
+        read(
+            fresh: false,
+            { [salts] (connection) throws(StoreError) -> DailySalt in
+                let made = DailySalt.random(day: day)
+                try connection.execute(
+                    "INSERT INTO rp_salts (day, salt) VALUES ($1, $2) ON CONFLICT (day) DO NOTHING",
+                    [.int(Int64(day)), .bytes(made.bytes)])
+                let rows = try connection.execute(
+                    "SELECT salt FROM rp_salts WHERE day = $1", [.int(Int64(day))])
+                guard rows.rowCount == 1, rows.bytes(0, 0).count == 16 else {
+                    throw StoreError.corrupt("the salt of day \(day) is missing or damaged")
+                }
+                let salt = DailySalt(day: day, bytes: rows.bytes(0, 0))
+                salts.keep(salt, today: today)
+                return salt
+            }, completion: completion)
+    }
+
+    public func erase(
+        _ erasure: Erasure, completion: @escaping @Sendable (Result<ErasureCount, StoreError>) -> Void
+    ) {
+        read(
+            fresh: false,
+            { (connection) throws(StoreError) -> ErasureCount in
+                try connection.transaction { () throws(StoreError) -> ErasureCount in
+                    _ = try Folding.lock(connection, wait: true)
+                    try Folding.foldAll(connection)
+                    switch erasure {
+                    case .reader(let reader): return try Erasing.erase(reader: reader, on: connection)
+                    case .article(let article): return try Erasing.erase(article: article, on: connection)
+                    }
+                }
+            }, completion: completion)
+    }
+}
+
+/// The salts this node has read, so that deriving an id asks the database once a day.
+final class SaltCache: Sendable {
+    private let known = Mutex<[Int32: DailySalt]>([:])
+
+    subscript(day: Int32) -> DailySalt? { known.withLock { $0[day] } }
+
+    func keep(_ salt: DailySalt, today: Int32) {
+        known.withLock { known in
+            known = known.filter { $0.key >= DailySalt.oldestKept(today: today) }
+            known[salt.day] = salt
+        }
+    }
+}
