@@ -12,10 +12,9 @@ import html
 import json
 import socket
 import time
-import unittest
 import urllib.parse
 
-from support import Browser, Service, StaticServer, wait_until
+from support import LiveTestCase, StaticServer, wait_until
 
 # A paragraph of filler text: real text, so the article's height is whatever the browser lays out.
 FILLER = (
@@ -106,25 +105,20 @@ def deepest(*figures):
     return result
 
 
-class TrackerTestCase(unittest.TestCase):
-    """One service (allowing the test pages' origin only), one page server and one browser for
-    a class of tests; each test uses article ids of its own."""
+class TrackerTestCase(LiveTestCase):
+    """The harness's service and browser for a class of tests, the service allowing the origin
+    of a page server of their own and no other; each test uses article ids of its own."""
 
     @classmethod
     def setUpClass(cls):
         cls.pages = StaticServer()
-        cls.service = Service("--allowed-origins", cls.pages.origin)
-        cls.browser = Browser()
+        cls.addClassCleanup(cls.pages.stop)
+        cls.service_arguments = ("--allowed-origins", cls.pages.origin)
+        super().setUpClass()
         cls.driver = cls.browser.driver
 
-    @classmethod
-    def tearDownClass(cls):
-        cls.browser.quit()
-        cls.pages.stop()
-        assert cls.service.stop() == 0
-
     def setUp(self):
-        self.browser.forget()
+        super().setUp()
         self.started = time.monotonic()
 
     def tearDown(self):
@@ -296,6 +290,5 @@ class TrackerTestCase(unittest.TestCase):
 
 
 __all__ = [
-    "Browser", "Figures", "Service", "StaticServer", "TrackerTestCase", "closed_port", "deepest",
-    "page", "paragraphs", "wait_until",
+    "Figures", "StaticServer", "TrackerTestCase", "closed_port", "deepest", "page", "paragraphs", "wait_until",
 ]
