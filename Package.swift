@@ -45,8 +45,8 @@ let package = Package(
         .target(
             name: "ProgressService",
             dependencies: ["ProgressCore", "ProgressStore", "HTTPServer", "CZlib"],
-            // The dashboard's files, compiled into the executable as byte arrays.
-            resources: [.embedInCode("Web/dashboard")],
+            // The dashboard's files and the web tracker, compiled into the executable as byte arrays.
+            resources: [.embedInCode("Web/dashboard"), .embedInCode("Web/tracker")],
             swiftSettings: strict),
         .executableTarget(
             name: "reading-progress",

@@ -133,6 +133,8 @@ enum RouteLabel: Int, CaseIterable, Sendable {
     /// The dashboard's scripts, stylesheet and icon.
     case dashboardFile
     case favicon
+    /// The web tracker, `/tracker.js`.
+    case tracker
     case unmatched
 
     var text: String {
@@ -148,6 +150,7 @@ enum RouteLabel: Int, CaseIterable, Sendable {
         case .dashboard: return "/"
         case .dashboardFile: return "/dashboard/{file}"
         case .favicon: return "/favicon.ico"
+        case .tracker: return "/tracker.js"
         case .unmatched: return "unmatched"
         }
     }
