@@ -64,8 +64,9 @@ public final class ProgressService: HTTPResponder {
             let nanoseconds = Int(ended - started)
             let status = outcome.status
             metrics.recordRequest(route: label, method: methodLabel, status: status, nanoseconds: nanoseconds)
+            // The method as metrics name it: a client's made-up method never reaches the log.
             log.request(
-                method: method, route: label, status: status, nanoseconds: nanoseconds, endedAt: ended)
+                method: methodLabel.text, route: label, status: status, nanoseconds: nanoseconds, endedAt: ended)
             reply(render(outcome, origin: origin))
         }
         // Load balancers' probes are never refused, nor the files of a page (one load asks for
@@ -82,6 +83,17 @@ public final class ProgressService: HTTPResponder {
             return
         }
         dispatch(request, to: route, method: methodLabel, finish)
+    }
+
+    /// Counts and logs a request the HTTP layer refuses for its framing (docs/proxies.md).
+    public func refuse(_ request: HTTPRequest, because refusal: RequestRefusal) -> HTTPResponse {
+        let label = Route(path: request.path)?.label ?? .unmatched
+        let method = MethodLabel(request.method)
+        metrics.recordRequest(route: label, method: method, status: refusal.status, nanoseconds: 0)
+        log.request(
+            method: method.text, route: label, status: refusal.status, nanoseconds: 0,
+            endedAt: MonotonicClock.now())
+        return refusal.response
     }
 
     public func bodyTooLarge(_ request: HTTPRequest) -> HTTPResponse {

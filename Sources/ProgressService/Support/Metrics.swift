@@ -18,7 +18,7 @@ public final class Metrics: Sendable {
     }
 
     /// The statuses the service answers with, each with a counter per route and method.
-    private static let statuses = [200, 202, 204, 400, 401, 403, 404, 405, 413, 415, 429, 503]
+    private static let statuses = [200, 202, 204, 304, 400, 401, 403, 404, 405, 413, 415, 429, 501, 503]
     private let requests = AtomicCounters(
         count: RouteLabel.allCases.count * MethodLabel.allCases.count * Metrics.statuses.count)
     private let otherRequests = Mutex<[RequestKey: Int]>([:])
