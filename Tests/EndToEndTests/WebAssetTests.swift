@@ -90,6 +90,10 @@ struct WebAssetTests {
         let otherTag = try #require(try client.get("/").header("ETag"))
         #expect(
             try client.get("/dashboard/dashboard.css", headers: [("If-None-Match", otherTag)]).status == 200)
+        // Metrics count each answer under its own status.
+        let metrics = try client.get("/metrics").text
+        #expect(metrics.contains(#"route="/dashboard/{file}",method="GET",status="304"} 4"#), "\(metrics)")
+        #expect(metrics.contains(#"route="/dashboard/{file}",method="GET",status="200"} 3"#), "\(metrics)")
         #expect(server.stop() == 0)
     }
 

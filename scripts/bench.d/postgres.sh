@@ -54,15 +54,24 @@ fold_backlog=$(sql "SELECT count(*) FROM rp_log")
 wait_folded
 fold_seconds=$(python3 -c "import time; print('%.1f' % (time.time() - $fold_started))")
 
-# The same bytes, a row a request, by pgbench: what PostgreSQL itself takes.
+# The same bytes, a row a request, by pgbench: what PostgreSQL itself takes of the bodies the
+# clients sent (bulk.lua's events, whose size varies only with their digits).
 psql "$bare_uri" -qc "CREATE TABLE bare (seq bigserial PRIMARY KEY, committed_ms bigint NOT NULL, payload bytea NOT NULL)" >&2
-python3 -c "
-import os, sys
-print(\"INSERT INTO bare (committed_ms, payload) VALUES (1, '\\\\x\" + os.urandom(int(sys.argv[1])).hex() + \"');\")
-" "${pg_payload:-72000}" >"$work/bare.sql"
+body_bytes=$(python3 -c "
+import random, sys
+random.seed(7)
+event = ('{\"article\":\"/blog/article-%d\",\"reader\":\"reader-%d\",\"contentOffset\":{\"x\":0,\"y\":%d},'
+         '\"contentSize\":{\"width\":390,\"height\":%d},\"containerSize\":{\"width\":390,\"height\":844},\"engagedMs\":%d}')
+events = [event % (random.randint(0, 99), random.randint(0, 199999), random.randint(0, 4000),
+                   random.randint(3000, 9000), random.randint(0, 30000)) for _ in range(1000)]
+body = ('[' + ','.join(events) + ']').encode()
+with open(sys.argv[1], 'w') as sql:
+    sql.write(\"INSERT INTO bare (committed_ms, payload) VALUES (1, '\\\\x\" + body.hex() + \"');\\n\")
+print(len(body))
+" "$work/bare.sql")
 bare_tps=$("$POSTGRES_BIN/pgbench" -n -f "$work/bare.sql" -c 4 -j 2 -T "$SECONDS_EACH" "$bare_uri" 2>/dev/null \
     | awk '/^tps/ { printf "%.0f", $3 }')
-echo "  bare INSERT of ${pg_payload:-72000}-byte rows: $bare_tps rows/s" >&2
+echo "  bare INSERT of $body_bytes-byte rows: $bare_tps rows/s (the nodes store ${pg_payload:-?} bytes a request)" >&2
 
 python3 scripts/bench.d/load.py "$node_a_port" /bench/small 1000 >/dev/null
 pg_load_rate=$(python3 scripts/bench.d/load.py "$node_a_port" /bench/big "$BIG_READERS")
@@ -79,11 +88,15 @@ echo "  stats: node A ${pg_small[0]} / ${pg_big[0]} req/s, node B ${pg_small[1]}
 # rows over 1000 articles and the 60 days before today.
 today_day=$(( $(date -u +%s) / 86400 ))
 echo "  making $PG_READER_DAYS reader-days of history in SQL" >&2
-sql "INSERT INTO rp_reader_days
-     SELECT '/bench/history-' || (i % 1000), 'h-' || (i / 1000), $today_day - ((i / 1000) % 60),
-            0.5, 0.6, true, 1, 1000, ($today_day - ((i / 1000) % 60))::int8 * 86400000,
-            ($today_day - ((i / 1000) % 60))::int8 * 86400000
-     FROM generate_series(0, $PG_READER_DAYS - 1) AS i"
+chunk=5000000
+for ((first = 0; first < PG_READER_DAYS; first += chunk)); do
+    last=$((first + chunk < PG_READER_DAYS ? first + chunk - 1 : PG_READER_DAYS - 1))
+    sql "INSERT INTO rp_reader_days
+         SELECT '/bench/history-' || (i % 1000), 'h-' || (i / 1000), $today_day - ((i / 1000) % 60),
+                0.5, 0.6, true, 1, 1000, ($today_day - ((i / 1000) % 60))::int8 * 86400000,
+                ($today_day - ((i / 1000) % 60))::int8 * 86400000
+         FROM generate_series($first, $last) AS i"
+done
 sql "INSERT INTO rp_articles
      SELECT article, count(DISTINCT reader), 0, sum(events), sum(engaged_ms), min(first_ms), max(last_ms), 0, 0,
             decode(repeat('00', 4004), 'hex'), decode(repeat('00', 4004), 'hex')
@@ -114,7 +127,7 @@ pg_single=$(mean "${pg_single_runs[@]}")
 cat <<REPORT
 
 PostgreSQL, two nodes on one database (PostgreSQL $("$POSTGRES_BIN/postgres" --version | awk '{print $3}'), synchronous_commit on)
-bulk JSON arrays           $((pg_bulk * 1000)) events/s through both nodes (target ≥ 250,000; rounds: $(printf '%s ' "${pg_bulk_runs[@]}")req/s); the same bytes by a bare batched INSERT (pgbench, 4 connections): $((bare_tps * 1000)) events/s, ratio $(ratio "$pg_bulk" "$bare_tps")
+bulk JSON arrays           $((pg_bulk * 1000)) events/s through both nodes (target ≥ 250,000; rounds: $(printf '%s ' "${pg_bulk_runs[@]}")req/s); the same bytes by a bare batched INSERT (pgbench, 4 connections, a $body_bytes-byte body a row): $((bare_tps * 1000)) events/s, ratio $(ratio "$pg_bulk" "$bare_tps"); the nodes store ${pg_payload:-?} bytes a request
 single events              $pg_single req/s through both nodes, each acknowledged once committed (target ≥ 15,000; rounds: $(printf '%s ' "${pg_single_runs[@]}"))
 folding                    $fold_backlog commits left to fold after the rounds, folded in ${fold_seconds}s
 stats, $BIG_READERS readers   node A cost ratio $(ratio "${pg_small[0]}" "${pg_big[0]}"), node B $(ratio "${pg_small[1]}" "${pg_big[1]}") against 1k readers (target ≤ 1.2); ${pg_small[0]} and ${pg_big[0]} req/s on A (load through A: $pg_load_rate events/s)
