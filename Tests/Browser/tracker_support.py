@@ -44,6 +44,24 @@ def page(service, body, title="Article", css="", attributes=None, head="", after
 </body></html>"""
 
 
+# A news page: a masthead above the article, comments and a footer below it.
+NEWS_CSS = """
+header.masthead { height: 420px; background: #123; color: #fff; }
+section.comments { height: 2400px; background: #eee; }
+footer { height: 300px; }
+article { padding: 0 40px; }
+"""
+
+
+def news(service, reader="reader-news", count=40, attributes=None):
+    body = f"""<header class="masthead"><h1>The Daily Scroll</h1></header>
+<article><h2>How far do readers get?</h2>{paragraphs(count)}</article>
+<section class="comments"><h3>Comments</h3></section><footer>footer</footer>"""
+    data = {"reader": reader} if reader else {}
+    data.update(attributes or {})
+    return page(service, body, css=NEWS_CSS, attributes=data)
+
+
 def closed_port():
     """A port of 127.0.0.1 nothing listens on."""
     with socket.socket() as probe:
