@@ -36,7 +36,10 @@ package func bytesEqual(_ a: String, _ b: String) -> Bool {
 }
 
 /// Calls `body` with `string`'s UTF-8 bytes. Borrows them where `String.withUTF8` would copy
-/// the string into a `var` first (a retain and a release per call).
+/// the string into a `var` first (a retain and a release per call). Inlinable, so that other
+/// modules get it specialised: called generically, each call looks up `Optional<Result>`'s type
+/// metadata at run time, which cost more than the call's own work.
+@inlinable
 package func withUTF8<Result>(of string: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
     if let result = string.utf8.withContiguousStorageIfAvailable(body) { return result }
     var copy = string

@@ -12,46 +12,62 @@ extension EventRecord {
 
     /// `body` applied to the bytes of ``deduplicationKey``, made in a temporary buffer (on the
     /// stack unless it is large) rather than as a `String`; `nil` when the event has no id.
+    /// One closure deep: nesting a closure for each string's bytes had every level copy the
+    /// record.
     func withDeduplicationKey<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
         guard let id = eventID else { return nil }
-        return withUTF8(of: article) { article in
-            withUTF8(of: reader) { reader in
-                withUTF8(of: id) { id in
-                    // Each count takes at most 20 digits and a colon.
-                    let capacity = article.count + reader.count + id.count + 2 * 21
-                    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
-                        var end = 0
-                        func append(_ bytes: UnsafeBufferPointer<UInt8>) {
-                            guard let base = bytes.baseAddress else { return }
-                            (buffer.baseAddress! + end).initialize(from: base, count: bytes.count)
-                            end += bytes.count
-                        }
-                        func appendCount(_ count: Int) {
-                            var digits = 1
-                            var rest = count
-                            while rest >= 10 {
-                                rest /= 10
-                                digits += 1
-                            }
-                            var value = count
-                            for position in stride(from: end + digits - 1, through: end, by: -1) {
-                                buffer[position] = UInt8(ascii: "0") + UInt8(value % 10)
-                                value /= 10
-                            }
-                            end += digits
-                            buffer[end] = UInt8(ascii: ":")
-                            end += 1
-                        }
-                        appendCount(article.count)
-                        append(article)
-                        appendCount(reader.count)
-                        append(reader)
-                        append(id)
-                        return body(UnsafeBufferPointer(rebasing: buffer[..<end]))
-                    }
-                }
-            }
+        let (article, reader) = (self.article, self.reader)
+        let articleBytes = article.utf8.count
+        let readerBytes = reader.utf8.count
+        // Each count takes at most 20 digits and a colon.
+        let capacity = articleBytes + readerBytes + id.utf8.count + 2 * 21
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+            var end = 0
+            end = Self.write(count: articleBytes, into: buffer, at: end)
+            end = Self.write(utf8Of: article, into: buffer, at: end)
+            end = Self.write(count: readerBytes, into: buffer, at: end)
+            end = Self.write(utf8Of: reader, into: buffer, at: end)
+            end = Self.write(utf8Of: id, into: buffer, at: end)
+            return body(UnsafeBufferPointer(rebasing: buffer[..<end]))
         }
+    }
+
+    /// Writes `string`'s bytes at `end`; returns the new end.
+    private static func write(
+        utf8Of string: String, into buffer: UnsafeMutableBufferPointer<UInt8>, at end: Int
+    )
+        -> Int
+    {
+        let copied = string.utf8.withContiguousStorageIfAvailable { bytes -> Int in
+            guard let base = bytes.baseAddress else { return 0 }
+            (buffer.baseAddress! + end).initialize(from: base, count: bytes.count)
+            return bytes.count
+        }
+        if let copied { return end + copied }
+        var index = end
+        for byte in string.utf8 {
+            buffer[index] = byte
+            index += 1
+        }
+        return index
+    }
+
+    /// Writes `count` in decimal and a colon at `end`; returns the new end.
+    private static func write(count: Int, into buffer: UnsafeMutableBufferPointer<UInt8>, at end: Int) -> Int
+    {
+        var digits = 1
+        var rest = count
+        while rest >= 10 {
+            rest /= 10
+            digits += 1
+        }
+        var value = count
+        for position in stride(from: end + digits - 1, through: end, by: -1) {
+            buffer[position] = UInt8(ascii: "0") + UInt8(value % 10)
+            value /= 10
+        }
+        buffer[end + digits] = UInt8(ascii: ":")
+        return end + digits + 1
     }
 }
 
