@@ -316,10 +316,20 @@ class Browser:
 
     def wait_for_download(self, suffix=".csv", timeout=15):
         """The path of the first finished download ending in `suffix`; removed from the folder's
-        listing once read, so that the next download is told apart."""
+        listing once read, so that the next download is told apart. Chromium reserves the
+        final name with an empty file while it writes `*.crdownload`, and renames that over it
+        when done: a download is finished when no `.crdownload` is left and the file has bytes."""
         def finished():
-            names = [p for p in self.downloads.iterdir() if p.name.endswith(suffix)]
-            return names[0] if names else None
+            entries = list(self.downloads.iterdir())
+            if any(p.name.endswith(".crdownload") for p in entries):
+                return None
+            for path in entries:
+                try:
+                    if path.name.endswith(suffix) and path.stat().st_size > 0:
+                        return path
+                except FileNotFoundError:  # renamed between the listing and the look
+                    pass
+            return None
         path = wait_until(finished, timeout=timeout, message=f"a {suffix} download in {self.downloads}")
         data = path.read_bytes()
         path.unlink()
