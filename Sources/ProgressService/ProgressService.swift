@@ -66,7 +66,8 @@ public final class ProgressService: HTTPResponder {
             metrics.recordRequest(route: label, method: methodLabel, status: status, nanoseconds: nanoseconds)
             // The method as metrics name it: a client's made-up method never reaches the log.
             log.request(
-                method: methodLabel.text, route: label, status: status, nanoseconds: nanoseconds, endedAt: ended)
+                method: methodLabel.text, route: label, status: status, nanoseconds: nanoseconds,
+                endedAt: ended)
             reply(render(outcome, origin: origin))
         }
         // Load balancers' probes are never refused, nor the files of a page (one load asks for
