@@ -7,7 +7,7 @@ import Synchronization
     import Darwin
 #endif
 
-/// An HTTP/1.1 server on libmicrohttpd: an epoll thread pool that hands complete requests to
+/// An HTTP/1.1 server on libmicrohttpd: a thread pool that hands complete requests to
 /// an ``HTTPResponder`` and never blocks a worker while a reply is pending.
 public final class HTTPServer: Sendable {
     private enum State {
@@ -54,7 +54,12 @@ public final class HTTPServer: Sendable {
                 connection_memory_limit: configuration.connectionMemoryBytes,
                 uri_log: MHDCallbacks.uriLog, uri_log_cls: serverPointer,
                 completed: MHDCallbacks.completed, completed_cls: serverPointer)
-            let flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+            // poll, not epoll: libmicrohttpd 0.9.75's `MHD_quiesce_daemon` and an epoll worker
+            // that wakes meanwhile can both take the listening socket out of that worker's epoll
+            // set, and the second one's failure aborts the process. Quiescing a poll worker only
+            // tells it to stop watching the socket.
+            let flags =
+                MHD_USE_POLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
             guard
                 let daemon = cmhd_start_daemon(
                     UInt32(flags), &options, MHDCallbacks.access, serverPointer)
@@ -83,9 +88,9 @@ public final class HTTPServer: Sendable {
         core.draining.store(true, ordering: .relaxed)
         // The listening socket is shut down at once, so that new connections are refused while
         // requests drain, but closed only after `MHD_stop_daemon`: libmicrohttpd's worker threads
-        // may still be taking it out of their epoll sets, and a descriptor closed (or reused by
-        // another file) under them makes `epoll_ctl` fail, on which libmicrohttpd aborts the
-        // process (its header: "must not be closed until AFTER MHD_stop_daemon").
+        // may still be polling it, and a descriptor closed (or reused by another file) under
+        // them fails in ways libmicrohttpd aborts the process on (its header: "must not be
+        // closed until AFTER MHD_stop_daemon").
         let listener = MHD_quiesce_daemon(daemon)
         if listener >= 0 { shutdown(listener, Int32(SHUT_RDWR)) }
         defer { if listener >= 0 { close(listener) } }
