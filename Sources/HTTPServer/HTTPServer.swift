@@ -59,7 +59,8 @@ public final class HTTPServer: Sendable {
             // set, and the second one's failure aborts the process. Quiescing a poll worker only
             // tells it to stop watching the socket.
             let flags =
-                MHD_USE_POLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+                MHD_USE_POLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue
+                | MHD_ALLOW_SUSPEND_RESUME.rawValue
             guard
                 let daemon = cmhd_start_daemon(
                     UInt32(flags), &options, MHDCallbacks.access, serverPointer)

@@ -120,7 +120,9 @@ let started: OpaquePointer? = withUnsafePointer(to: &address) { pointer in
             connection_timeout_seconds: 30, per_ip_connection_limit: 256, connection_limit: 10_000,
             connection_memory_limit: connectionMemory, uri_log: nil, uri_log_cls: nil, completed: nil,
             completed_cls: nil)
-        let flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+        // Polled as the service is (HTTPServer says why not epoll).
+        let flags =
+            MHD_USE_POLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         return cmhd_start_daemon(
             UInt32(flags), &options, BareHandler.access,
             UnsafeMutableRawPointer(configuration))
