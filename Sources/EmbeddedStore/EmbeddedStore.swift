@@ -259,10 +259,15 @@ private final class LockFile: Sendable {
         release()
     }
 
-    /// Closes the file, which lets go of the lock; idempotent.
+    /// Unlocks and closes the file; idempotent. Unlocked first: a child process forked in the
+    /// meantime shares the open file until it executes, and closing alone would leave the lock
+    /// held by that share, so that the store could not be opened again at once.
     func release() {
         fd.withLock { fd in
-            if fd >= 0 { _ = Foundation.close(fd) }
+            if fd >= 0 {
+                _ = flock(fd, LOCK_UN)
+                _ = Foundation.close(fd)
+            }
             fd = -1
         }
     }
