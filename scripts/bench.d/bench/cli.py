@@ -173,9 +173,10 @@ def run(sections, bench):
         if block and name not in FIRST_BLOCK:
             show(block)
             block = []
+        if name in FIRST_BLOCK and not block:
+            block = [header(bench.settings)]
         lines = SECTIONS[name][0](bench)
         if name in FIRST_BLOCK:
-            block = block or [header(bench.settings)]
             block += lines
         else:
             show(lines)
@@ -192,14 +193,14 @@ def main(argv=None, environment=os.environ):
     try:
         settings = settings_from(options, environment)
         sections = sections_from(options.sections, environment)
-        bench = Bench(settings, prepare(sections, options.bin))
+        bench = Bench(settings, prepare(sections, options.bin), sections)
     except (BenchError, subprocess.CalledProcessError) as error:
         print(f"bench: {error}", file=sys.stderr)
         return 2
     signal.signal(signal.SIGTERM, stop_on_signal)
     try:
         run(sections, bench)
-    except BenchError as error:
+    except (BenchError, subprocess.CalledProcessError) as error:
         print(f"bench: {error}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -9,8 +9,9 @@ from .processes import Server
 
 
 class Bench:
-    def __init__(self, settings, bin_dir):
+    def __init__(self, settings, bin_dir, sections):
         self.settings = settings
+        self.sections = sections
         self.bin = bin_dir
         self.folder = tempfile.mkdtemp(prefix="reading-progress-bench.")
         self.servers = []

@@ -11,7 +11,7 @@ import time
 
 from . import events, postgres_history, wrk
 from .database import PostgreSQL
-from .figures import line, mean, ratio, whole, rate
+from .figures import line, mean, rate, ratio, whole
 from .processes import BenchError, wait_for
 from .service import post_batches
 
@@ -31,7 +31,7 @@ class Nodes:
         """One wrk on each node at once; the two rates summed, to a whole number."""
         rates = wrk.run_together([(script, node.port, arguments, connections, 1)
                                   for node in (self.a, self.b)], self.bench.settings.seconds)
-        return mean([sum(rates)])
+        return float(whole(sum(rates)))
 
     def wait_folded(self):
         """Until the log holds nothing to fold (at most 10 minutes)."""
@@ -59,7 +59,7 @@ def bare_insert(bench, database, uri):
     tps = [text.split()[2] for text in done.stdout.splitlines() if text.startswith("tps")]
     if done.returncode != 0 or not tps:
         raise BenchError(f"pgbench failed: {done.stderr.strip()}")
-    return len(body), mean([float(tps[0])])
+    return len(body), float(whole(float(tps[0])))
 
 
 def run(bench):

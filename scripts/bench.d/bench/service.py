@@ -13,6 +13,8 @@ def get(port, path, timeout=10):
         connection.request("GET", path)
         response = connection.getresponse()
         return response.status, response.read()
+    except OSError as error:
+        raise BenchError(f"GET {path} on port {port}: {error}")
     finally:
         connection.close()
 
@@ -32,7 +34,7 @@ def healthy(port):
     """Whether /healthz answers 200; a refused connection is an answer not given yet."""
     try:
         return get(port, "/healthz", timeout=2)[0] == 200
-    except OSError:
+    except BenchError:
         return False
 
 

@@ -56,6 +56,8 @@ def run(bench):
         print(f"  round {round}: ceiling {rate(get_runs[-1])} req/s (32 KiB: "
               f"{rate(get_default_runs[-1])}), 1k readers {rate(small_runs[-1])} req/s, "
               f"big {rate(big_runs[-1])} req/s", file=sys.stderr)
+    if "restart" not in bench.sections:
+        service.stop()
     small_rps, big_rps = mean(small_runs), mean(big_runs)
     get_rps, get_default_rps = mean(get_runs), mean(get_default_runs)
 
