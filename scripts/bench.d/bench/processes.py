@@ -13,6 +13,10 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 
+class BenchError(Exception):
+    """A step that did not work: the benchmark stops, saying which."""
+
+
 def lib(script, *arguments):
     """Standard output of bash SCRIPT (given ARGUMENTS as $1…) after sourcing scripts/lib.sh."""
     done = subprocess.run(["bash", "-c", "source scripts/lib.sh && " + script, "lib.sh", *arguments],
@@ -20,10 +24,6 @@ def lib(script, *arguments):
     if done.returncode != 0:
         raise BenchError(f"scripts/lib.sh: {script} failed with status {done.returncode}")
     return done.stdout
-
-
-class BenchError(Exception):
-    """A step that did not work: the benchmark stops, saying which."""
 
 
 def wait_for(condition, seconds, what, interval=0.05):
