@@ -75,6 +75,11 @@ class ProxyTests(unittest.TestCase):
             self.assertGreater(
                 answered.get('reading_progress_http_requests_total{route="/v1/events",method="POST",status="202"}', 0),
                 0, "nginx sends to both nodes")
+        # nginx's log, in the format of deploy/nginx.conf, names neither the client nor its browser.
+        logged = (self.nginx.folder / "reading-progress.log").read_text()
+        self.assertIn("POST 202", logged)
+        for secret in ["127.0.0.2", "127.0.0.3", "203.0.113.9", "Mozilla"]:
+            self.assertNotIn(secret, logged)
 
     def test_b_origin_allowlist(self):
         article = self.article("origins")
