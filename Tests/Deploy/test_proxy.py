@@ -112,6 +112,14 @@ class ProxyTests(unittest.TestCase):
         figures = self.stats(article)
         self.assertEqual((figures["readers"], figures["events"]), (3, 3))
 
+    def test_c_a_full_batch_passes_through_nginx_s_temporary_files(self):
+        # Larger than nginx keeps in memory: it writes the body to its temporary folder first.
+        article = self.article("batch")
+        answer = self.post([event(article, f"reader-{n}") for n in range(1000)])
+        self.assertEqual(answer.status, 202, answer.body[:300])
+        self.assertEqual(answer.json()["accepted"], 1000)
+        self.assertEqual(self.stats(article)["readers"], 1000)
+
     def test_d_tracker_and_dashboard_served_with_validators_and_gzip(self):
         for path, kind in [("/tracker.js", "text/javascript"), ("/", "text/html")]:
             plain = self.through("GET", path)
