@@ -63,7 +63,10 @@ enum ProcessCollector {
             }
             sample.openFDs = countEntries("/proc/self/fd")
             var limit = rlimit()
-            if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 { sample.maxFDs = Int(limit.rlim_cur) }
+            // Linux refuses an infinite limit on descriptors; were one reported, the series is left out.
+            if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 {
+                sample.maxFDs = Int(exactly: limit.rlim_cur)
+            }
             return sample
         #else
             return Sample()
@@ -90,7 +93,7 @@ enum ProcessCollector {
         }
 
         /// A small file of `/proc` whole, or nil when it cannot be read.
-        static func readText(_ path: String) -> String? {
+        private static func readText(_ path: String) -> String? {
             let fd = open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { return nil }
             defer { close(fd) }

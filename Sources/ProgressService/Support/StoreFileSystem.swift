@@ -11,8 +11,8 @@ enum StoreFileSystem {
     static func room(at path: String) -> (free: Int64, size: Int64)? {
         var info = statvfs()
         guard statvfs(folder(of: path), &info) == 0 else { return nil }
-        let unit = Int64(info.f_frsize)
-        return (Int64(info.f_bavail) * unit, Int64(info.f_blocks) * unit)
+        let unit = Int64(clamping: info.f_frsize)
+        return (Int64(clamping: info.f_bavail) &* unit, Int64(clamping: info.f_blocks) &* unit)
     }
 
     /// The folder of a store's database file: the files beside it live there too.

@@ -1,6 +1,7 @@
 import Foundation
-import ProgressService
 import Testing
+
+@testable import ProgressService
 
 #if canImport(Glibc)
     import Glibc
@@ -46,6 +47,17 @@ struct ServiceProcessMetricsTests {
         let withoutPath = try Self.samples(Service())
         #expect(withoutPath.keys.contains { $0.hasPrefix("reading_progress_store_filesystem") } == false)
         #expect(withoutPath[#"reading_progress_build_info{version="unknown"}"#] == 1)
+    }
+
+    @Test("the fields of /proc/self/stat start after the last parenthesis of the command name")
+    func statFields() throws {
+        let line = "4242 (a (b) c) S 1 " + (5...52).map(String.init).joined(separator: " ") + "\n"
+        let fields = try #require(ProcessCollector.statFields(line))
+        #expect(fields.first == "S")
+        // Field 14 of proc(5), utime, is the twelfth after the name.
+        #expect(fields[14 - 3] == "14")
+        #expect(ProcessCollector.statFields("4242 (short) S 1 2") == nil)
+        #expect(ProcessCollector.statFields("no name at all") == nil)
     }
 
     #if os(Linux)
