@@ -145,9 +145,14 @@ http {{
                    "-c", str(self.folder / "nginx.conf")]
         check = subprocess.run(command + ["-t", "-q"], capture_output=True, text=True)
         if check.returncode != 0:
+            shutil.rmtree(self.folder, ignore_errors=True)
             raise AssertionError(f"nginx -t refused the configuration: {check.stderr}")
-        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        wait_until(self._answers, timeout=20, message=lambda: f"nginx answering on {self.port}: {self.log()}")
+        self.process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            wait_until(self._answers, timeout=20, message=lambda: f"nginx answering on {self.port}: {self.log()}")
+        except BaseException:
+            self.stop()
+            raise
 
     def _answers(self):
         if self.process.poll() is not None:
@@ -170,7 +175,6 @@ http {{
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
-        self.process.stderr.close()
         shutil.rmtree(self.folder, ignore_errors=True)
         return self.process.returncode
 

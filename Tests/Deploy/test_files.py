@@ -26,6 +26,7 @@ class SystemdUnitTests(unittest.TestCase):
         # A root for systemd-analyze in which the unit's ExecStart exists: the executable under
         # test, where the unit expects it, beside the system's own units, and the unit itself.
         cls.root = pathlib.Path(tempfile.mkdtemp(prefix="reading-progress-systemd."))
+        cls.addClassCleanup(shutil.rmtree, cls.root, ignore_errors=True)
         (cls.root / "usr" / "local" / "bin").mkdir(parents=True)
         shutil.copy(executable(), cls.root / "usr" / "local" / "bin")
         (cls.root / "usr" / "lib").mkdir(exist_ok=True)
@@ -33,10 +34,6 @@ class SystemdUnitTests(unittest.TestCase):
         units = cls.root / "etc" / "systemd" / "system"
         units.mkdir(parents=True)
         os.symlink(UNIT, units / UNIT.name)
-
-    @classmethod
-    def tearDownClass(cls):
-        shutil.rmtree(cls.root, ignore_errors=True)
 
     def analyze(self, *arguments):
         result = run("systemd-analyze", *arguments, f"--root={self.root}", UNIT.name)

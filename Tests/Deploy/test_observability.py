@@ -27,10 +27,7 @@ PROCESS_SERIES = [
 def setUpModule():
     global postgres
     postgres = Postgres()
-
-
-def tearDownModule():
-    postgres.stop()
+    unittest.addModuleCleanup(postgres.stop)
 
 
 class Prometheus:
@@ -56,7 +53,11 @@ class Prometheus:
              f"--storage.tsdb.path={self.folder / 'data'}", f"--web.listen-address=127.0.0.1:{self.port}",
              "--log.level=warn"],
             stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log)
-        wait_until(self._ready, timeout=60, message=lambda: f"Prometheus ready: {self.read_log()}")
+        try:
+            wait_until(self._ready, timeout=60, message=lambda: f"Prometheus ready: {self.read_log()}")
+        except BaseException:
+            self.stop()
+            raise
 
     def _ready(self):
         if self.process.poll() is not None:
@@ -94,27 +95,26 @@ class ObservabilityTests(unittest.TestCase):
     def setUpClass(cls):
         cls.started = time.time()
         cls.store = tempfile.mkdtemp(prefix="reading-progress-observed.")
+        cls.addClassCleanup(shutil.rmtree, cls.store, ignore_errors=True)
         arguments = ["--api-token", TOKEN]
-        cls.nodes = [Service(*arguments, store=f"sqlite:{cls.store}/rp.sqlite3"),
-                     Service(*arguments, store=postgres.uri)]
+        cls.nodes = []
+        for store in [f"sqlite:{cls.store}/rp.sqlite3", postgres.uri]:
+            cls.nodes.append(Service(*arguments, store=store))
+            cls.addClassCleanup(cls.nodes[-1].stop)
         for node in cls.nodes:
-            node.request("POST", "/v1/events", body=[event("/observed", f"r{n}") for n in range(3)])
-            node.request("DELETE", "/v1/readers/r0", token=TOKEN)
+            # Something for every panel to show: commits, and an erasure.
+            node.post_events([event(f"/observed/{node.port}", f"r{n}") for n in range(3)])
+            erased = node.request("DELETE", "/v1/readers/r0", token=TOKEN)
+            assert erased.status == 200, erased.body
         cls.targets = [f"127.0.0.1:{node.port}" for node in cls.nodes]
         cls.prometheus = Prometheus(cls.targets)
+        cls.addClassCleanup(cls.prometheus.stop)
         wait_until(cls.targets_up, timeout=30, message=lambda: f"both targets up: {cls.prometheus.api('targets')}")
 
     @classmethod
     def targets_up(cls):
         active = cls.prometheus.api("targets")["activeTargets"]
         return sorted(t["labels"]["instance"] for t in active if t["health"] == "up") == sorted(cls.targets)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.prometheus.stop()
-        for node in cls.nodes:
-            node.stop()
-        shutil.rmtree(cls.store, ignore_errors=True)
 
     def by_instance(self, expression):
         return {sample["metric"]["instance"]: sample for sample in self.prometheus.query(expression)}

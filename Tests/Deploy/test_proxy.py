@@ -16,10 +16,7 @@ ALLOWED = "https://news.example"
 def setUpModule():
     global postgres
     postgres = Postgres()
-
-
-def tearDownModule():
-    postgres.stop()
+    unittest.addModuleCleanup(postgres.stop)
 
 
 class ProxyTests(unittest.TestCase):
@@ -29,14 +26,12 @@ class ProxyTests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         arguments = ["--host", "127.0.0.1", "--trusted-proxies", "127.0.0.1", "--allowed-origins", ALLOWED]
-        cls.nodes = [Service(*arguments, store=postgres.uri), Service(*arguments, store=postgres.uri)]
+        cls.nodes = []
+        for _ in range(2):
+            cls.nodes.append(Service(*arguments, store=postgres.uri))
+            cls.addClassCleanup(cls.nodes[-1].stop)
         cls.nginx = Nginx(cls.nodes)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.nginx.stop()
-        for node in cls.nodes:
-            node.stop()
+        cls.addClassCleanup(cls.nginx.stop)
 
     def through(self, method, path, body=None, headers=None, source="127.0.0.1"):
         return request(self.nginx.port, method, path, body=body, headers=headers, source=source)
