@@ -37,8 +37,7 @@ class ProxyTests(unittest.TestCase):
         return request(self.nginx.port, method, path, body=body, headers=headers, source=source)
 
     def post(self, body, source="127.0.0.1", headers=None):
-        answer = self.through("POST", "/v1/events", body=body, headers=headers, source=source)
-        return answer
+        return self.through("POST", "/v1/events", body=body, headers=headers, source=source)
 
     def stats(self, article):
         answer = self.through("GET", stats_path(article))
