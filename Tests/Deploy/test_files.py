@@ -1,16 +1,19 @@
 """The deployment files of deploy/ as their own tools check them: the systemd unit with
-systemd-analyze, the alerts and the scrape configuration with promtool, each alert with its unit
-test. (nginx.conf is run by test_proxy.py, the Grafana dashboard's queries by
-test_observability.py.)"""
+systemd-analyze (and its system-call filter against what the service calls, traced with strace),
+the alerts and the scrape configuration with promtool, each alert with its unit test.
+(nginx.conf is run by test_proxy.py, the Grafana dashboard's queries by test_observability.py.)"""
 
 import os
 import pathlib
+import pwd
+import re
 import shutil
+import signal
 import subprocess
 import tempfile
 import unittest
 
-from deploy_support import DEPLOY, executable
+from deploy_support import DEPLOY, event, executable, request, stats_path
 
 UNIT = DEPLOY / "reading-progress.service"
 ALERTS = DEPLOY / "prometheus" / "alerts.yml"
@@ -72,6 +75,91 @@ class SystemdUnitTests(unittest.TestCase):
         result, _ = self.analyze("security", "--offline=true", "--threshold=20")
         self.assertEqual(result.returncode, 0, result.stdout[-3000:])
         self.assertRegex(result.stdout, r"Overall exposure level for reading-progress.service: 1\.\d OK")
+
+
+def syscall_groups():
+    """systemd's system-call groups by name, each with its members (names and groups)."""
+    groups, current = {}, None
+    for line in run("systemd-analyze", "syscall-filter").stdout.splitlines():
+        if line.startswith("@"):
+            current = groups.setdefault(line.strip(), set())
+        elif line.strip() and not line.strip().startswith("#") and current is not None:
+            current.add(line.strip())
+    return groups
+
+
+def expand(names, groups):
+    calls = set()
+    for name in names:
+        calls |= expand(groups[name], groups) if name.startswith("@") else {name}
+    return calls
+
+
+def nobody():
+    entry = pwd.getpwnam("nobody")
+    return entry.pw_uid, entry.pw_gid
+
+
+class SystemCallFilterTests(unittest.TestCase):
+    def test_every_system_call_the_service_makes_passes_the_unit_s_filter(self):
+        groups = syscall_groups()
+        allowed, denied = set(), set()
+        for line in UNIT.read_text().splitlines():
+            if line.startswith("SystemCallFilter=~"):
+                denied |= expand(line.split("=~", 1)[1].split(), groups)
+            elif line.startswith("SystemCallFilter="):
+                allowed |= expand(line.split("=", 1)[1].split(), groups)
+        self.assertIn("setpriority", allowed - denied)
+        folder = pathlib.Path(tempfile.mkdtemp(prefix="reading-progress-syscalls."))
+        self.addCleanup(shutil.rmtree, folder, ignore_errors=True)
+        trace = folder / "trace"
+        store = folder / "store"
+        store.mkdir()
+        # As the unit runs it, with a user of its own: an unprivileged one (root, SQLite
+        # hands the files it makes to the owner of the database, with fchown).
+        user = []
+        if os.geteuid() == 0:
+            folder.chmod(0o755)
+            os.chown(store, *nobody())
+            user = ["-u", "nobody"]
+        # Everything the service does in a life: start, take events, answer every kind of
+        # read, checkpoint and stop.
+        process = subprocess.Popen(
+            ["strace", "-f", "-qq", *user, "-o", str(trace), executable(), "serve", "--port", "0",
+             "--store", f"sqlite:{store}/rp.sqlite3", "--log-requests", "false"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        try:
+            line = process.stdout.readline().decode()
+            self.assertTrue(line.startswith("listening on http://"), line)
+            port = int(line.rsplit(":", 1)[1])
+            events = [event(f"/syscalls/{n % 3}", f"r{n}") for n in range(50)]
+            self.assertEqual(request(port, "POST", "/v1/events", body=events).status, 202)
+            for path in ["/v1/articles", stats_path("/syscalls/1"), "/metrics", "/healthz", "/tracker.js", "/"]:
+                self.assertEqual(request(port, "GET", path, headers={"Accept-Encoding": "gzip"}).status, 200, path)
+            self.assertEqual(request(port, "DELETE", "/v1/readers/r1").status, 403)
+        finally:
+            # SIGTERM to the service, strace's child: strace exits with its status.
+            child = pathlib.Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
+            for pid in child:
+                os.kill(int(pid), signal.SIGTERM)
+            try:
+                status = process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                status = process.wait()
+            process.stdout.close()
+        self.assertEqual(status, 0)
+        calls = trace.read_text()
+        made = set(re.findall(r"^\d+\s+(\w+)\(", calls, re.MULTILINE))
+        self.assertIn("setpriority", made, "the checkpoint thread's")
+        self.assertEqual(made - (allowed - denied), set())
+        # MemoryDenyWriteExecute=yes refuses a mapping both writable and executable, and making
+        # memory executable later.
+        self.assertIn("MemoryDenyWriteExecute=yes", UNIT.read_text())
+        for line in calls.splitlines():
+            if re.search(r"\b(mmap|mprotect|pkey_mprotect)\(", line):
+                self.assertFalse("PROT_WRITE" in line and "PROT_EXEC" in line, line)
+                self.assertFalse("mprotect(" in line and "PROT_EXEC" in line, line)
 
 
 class PrometheusFilesTests(unittest.TestCase):
