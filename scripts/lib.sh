@@ -66,6 +66,10 @@ ensure_browser_tests() {
     echo "$python"
 }
 
+# What the deploy stage (Tests/Deploy) runs: Debian's nginx, Prometheus (with promtool), systemd
+# (systemd-analyze), strace, and envsubst, which renders deploy/nginx.conf; python3 runs the tests.
+DEPLOY_PACKAGES=(nginx prometheus systemd strace gettext-base python3)
+
 # start_postgres FOLDER — starts a throwaway PostgreSQL (Debian's postgresql, run as the
 # postgres user, which PostgreSQL requires of a root caller) with its data in FOLDER on a free
 # port of 127.0.0.1, and sets POSTGRES_URI to its postgres database; stop_postgres FOLDER stops it.

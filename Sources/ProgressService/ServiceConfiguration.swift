@@ -16,11 +16,16 @@ public struct ServiceConfiguration: Sendable {
     public var trustedProxies: TrustedProxies
     /// Days of events kept, today's included; 0 keeps every day (docs/privacy.md, "Retention").
     public var retentionDays: Int
+    /// The release `/metrics` names in `reading_progress_build_info`.
+    public var version: String
+    /// The embedded store's database file, whose file system `/metrics` reports the room of;
+    /// nil for a store without files of its own (`memory:`, PostgreSQL).
+    public var storePath: String?
 
     public init(
         apiToken: String? = nil, completionThreshold: Double = 0.9, maxBodyBytes: Int = 1_048_576,
         allowedOrigins: [String] = ["*"], rateLimit: Int? = nil, trustedProxies: TrustedProxies = .none,
-        retentionDays: Int = 0
+        retentionDays: Int = 0, version: String = "unknown", storePath: String? = nil
     ) {
         self.apiToken = apiToken
         self.completionThreshold = completionThreshold
@@ -29,5 +34,7 @@ public struct ServiceConfiguration: Sendable {
         self.rateLimit = rateLimit
         self.trustedProxies = trustedProxies
         self.retentionDays = retentionDays
+        self.version = version
+        self.storePath = storePath
     }
 }

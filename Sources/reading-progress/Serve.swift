@@ -39,7 +39,9 @@ func serve(_ options: Options) -> Int32 {
             apiToken: options.apiToken, completionThreshold: options.completionThreshold,
             maxBodyBytes: options.maxBodyBytes, allowedOrigins: options.allowedOrigins,
             rateLimit: options.rateLimit > 0 ? options.rateLimit : nil,
-            trustedProxies: options.trustedProxies, retentionDays: options.retentionDays),
+            trustedProxies: options.trustedProxies, retentionDays: options.retentionDays, version: version,
+            storePath: options.store.hasPrefix("sqlite:")
+                ? String(options.store.dropFirst("sqlite:".count)) : nil),
         store: store, metrics: Metrics(), log: log, clock: clock)
     let server = HTTPServer(
         configuration: HTTPServerConfiguration(

@@ -17,11 +17,17 @@ extension ProgressService {
         return .json(503, w)
     }
 
-    /// `GET /metrics` in the Prometheus text format.
+    /// `GET /metrics` in the Prometheus text format: the service's own series, the room under the
+    /// store, the process's and the build's.
     func metricsText(_ finish: @escaping Completion) {
         store.report { [self] report in
-            let text = metrics.render(
+            var text = metrics.render(
                 storeSizeBytes: report.sizeBytes, storeWritable: store.isWritable, storeGauges: report.gauges)
+            text += StoreFileSystem.render(path: configuration.storePath)
+            text += ProcessCollector.render()
+            text += "# HELP reading_progress_build_info The running release, as a label; always 1.\n"
+            text += "# TYPE reading_progress_build_info gauge\n"
+            text += "reading_progress_build_info{version=\"\(labelValue(configuration.version))\"} 1\n"
             finish(
                 .success(
                     Reply(
@@ -29,4 +35,18 @@ extension ProgressService {
                         contentType: "text/plain; version=0.0.4; charset=utf-8")))
         }
     }
+}
+
+/// `text` as a label value of the Prometheus text format: backslash, quote and line feed escaped.
+private func labelValue(_ text: String) -> String {
+    var out = ""
+    for character in text {
+        switch character {
+        case "\\": out += "\\\\"
+        case "\"": out += "\\\""
+        case "\n": out += "\\n"
+        default: out.append(character)
+        }
+    }
+    return out
 }
