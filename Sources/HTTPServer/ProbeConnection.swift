@@ -9,17 +9,26 @@ import CMicroHTTPD
 /// One request sent to a daemon over a socket pair, for ``FramingProof``: no port is bound, and
 /// nothing but the proof can reach the daemon.
 enum ProbeConnection {
+    /// What came back.
+    enum Outcome: Equatable {
+        /// An answer with this status.
+        case answered(Int)
+        /// The connection closed without an answer.
+        case closed
+        /// Nothing by the deadline.
+        case silent
+        /// The request could not be sent.
+        case unsent
+    }
+
     /// Hands one end of a socket pair to `daemon` (which closes it), writes `request` into the
-    /// other and reads the answer's status; `nil` when there is none by `deadline` (or the
-    /// connection could not be made).
+    /// other and reads the answer's status.
     static func exchange(
         _ request: [UInt8], with daemon: OpaquePointer, until deadline: ContinuousClock.Instant
-    )
-        -> Int?
-    {
+    ) -> Outcome {
         var ends: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0
-        else { return nil }
+        else { return .unsent }
         let ours = ends[0]
         defer { close(ours) }
         // libmicrohttpd wants a peer address; the per-address limit counts the loopback one.
@@ -32,9 +41,8 @@ enum ProbeConnection {
             }
         }
         // libmicrohttpd closes the descriptor it was handed, also when it refuses it.
-        guard added == .YES else { return nil }
-        guard writeAll(request, to: ours) else { return nil }
-        return readStatus(from: ours, until: deadline)
+        guard added == .YES, writeAll(request, to: ours) else { return .unsent }
+        return readAnswer(from: ours, until: deadline)
     }
 
     private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
@@ -52,21 +60,24 @@ enum ProbeConnection {
 
     /// The status of the first answer, once its head and the body its `Content-Length` announces
     /// have arrived, or the daemon has closed the connection after a status line.
-    private static func readStatus(from descriptor: Int32, until deadline: ContinuousClock.Instant) -> Int? {
+    private static func readAnswer(from descriptor: Int32, until deadline: ContinuousClock.Instant) -> Outcome
+    {
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4_096)
         while true {
-            if let status = completeAnswer(received) { return status }
+            if let status = completeAnswer(received) { return .answered(status) }
             let left = ContinuousClock.now.duration(to: deadline)
-            guard left > .zero else { return nil }
+            guard left > .zero else { return .silent }
             var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let milliseconds = Int32(clamping: left.components.seconds * 1000 + 1)
+            let milliseconds = Int32(
+                clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
+                    + 1)
             let polled = poll(&ready, 1, milliseconds)
             if polled < 0 && errno == EINTR { continue }
-            guard polled > 0 else { return nil }
+            guard polled > 0 else { return .silent }
             let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return statusLine(received) }
+            guard count > 0 else { return statusLine(received).map { .answered($0) } ?? .closed }
             received += chunk[..<count]
         }
     }

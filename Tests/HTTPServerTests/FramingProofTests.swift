@@ -1,6 +1,7 @@
 import Foundation
-import HTTPServer
 import Testing
+
+@testable import HTTPServer
 
 /// The server proves at start that its framing refusals hold on the libmicrohttpd it runs on,
 /// and refuses to start when one does not, unless told to start anyway.
@@ -70,5 +71,24 @@ struct FramingProofTests {
         let response = try connection.readResponse()
         #expect(response.status == 200)
         #expect(response.text == "ok")
+    }
+
+    @Test(
+        "a refusal holds when its request reaches no route and is answered or closed, not when it goes unanswered"
+    )
+    func outcomes() {
+        let refused = ProofCase(name: "r", bytes: "", refusal: 400)
+        let served = ProofCase(name: "s", bytes: "", refusal: nil)
+        #expect(refused.failure(.answered(400), reachedResponder: false) == nil)
+        #expect(refused.failure(.closed, reachedResponder: false) == nil)
+        #expect(refused.failure(.answered(200), reachedResponder: true) == "served, where 400 was due")
+        #expect(refused.failure(.silent, reachedResponder: false) == "no answer within the proof's time")
+        #expect(refused.failure(.unsent, reachedResponder: false) != nil)
+        #expect(served.failure(.answered(200), reachedResponder: true) == nil)
+        #expect(
+            served.failure(.answered(400), reachedResponder: false)
+                == "a well-formed request was answered 400")
+        #expect(served.failure(.closed, reachedResponder: false) != nil)
+        #expect(served.failure(.silent, reachedResponder: false) != nil)
     }
 }
