@@ -22,9 +22,7 @@ public final class HTTPServer: Sendable {
     private let state = Mutex(State.idle)
     private let unproven = Mutex<String?>(nil)
 
-    /// How long ``stop()`` waits for requests in flight before answering them with 503.
-    static let drainTimeoutSeconds = 10.0
-    /// How long ``stop()`` then gives those 503 answers to go out.
+    /// How long ``stop()`` gives those 503 answers to go out.
     static let refusalTimeoutSeconds = 1.0
 
     /// Creates a server; nothing listens, and no thread runs, until ``start()``.
@@ -99,7 +97,7 @@ public final class HTTPServer: Sendable {
         let listener = MHD_quiesce_daemon(daemon)
         if listener >= 0 { shutdown(listener, Int32(SHUT_RDWR)) }
         defer { if listener >= 0 { close(listener) } }
-        let deadline = DispatchTime.now() + Self.drainTimeoutSeconds
+        let deadline = DispatchTime.now() + configuration.drainSeconds
         var drained = core.waitUntil(deadline) { core.isIdle }
         // A keep-alive client may still send a request before it reads `Connection: close`:
         // from here on new requests are answered 503 without reaching the responder, and one

@@ -34,6 +34,8 @@ public struct HTTPServerConfiguration: Sendable {
     /// not all hold on the libmicrohttpd it runs on (then ``HTTPServer/unprovenFraming`` says
     /// which, for the log). Off by default: the server then refuses to start.
     public var acceptsUnprovenFraming: Bool
+    /// How long ``HTTPServer/stop()`` waits for requests in flight before answering them 503.
+    package var drainSeconds = 10.0
     /// The libmicrohttpd version the head checks assume: the one linked, unless a test says
     /// otherwise.
     package var libraryVersion = String(cString: MHD_get_version())
