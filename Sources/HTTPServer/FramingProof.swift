@@ -45,6 +45,10 @@ package struct FramingProof: Sendable {
             responder: recorder, maxBodyBytes: configuration.maxBodyBytes, libraryVersion: version)
         var probing = configuration
         probing.threads = 1
+        // The limits on connections are not what is proven, and libmicrohttpd may not yet have
+        // let go of one case's connection when the next comes (0: no limit).
+        probing.perIPConnectionLimit = 0
+        probing.connectionLimit = max(configuration.connectionLimit, 64)
         let daemon: OpaquePointer
         do {
             daemon = try core.startDaemon(probing, listening: nil)

@@ -25,6 +25,15 @@ struct FramingProofTests {
         #expect(server.unprovenFraming == nil)
     }
 
+    @Test("the proof holds whatever the limits on connections")
+    func holdsWithTightLimits() {
+        var configuration = Self.configuration()
+        configuration.perIPConnectionLimit = 1
+        configuration.connectionLimit = 1
+        let proof = FramingProof.make(configuration, version: configuration.libraryVersion)
+        #expect(proof.holds, "\(proof.summary)")
+    }
+
     @Test("with a version whose head layout is unknown, the refusals it loses are named, and why")
     func unknownVersionIsReported() {
         let proof = FramingProof.make(Self.configuration(), version: "99.1.0")
