@@ -22,15 +22,15 @@ public struct HTTPRequest: Sendable {
         set { fields = HeaderFields(newValue) }
     }
 
-    /// The peer's IP address, such as `"127.0.0.1"` or `"::1"` (formatted on each call).
+    /// The peer's IP address, such as `"127.0.0.1"` or `"::1"` (formatted on each call; an IPv4
+    /// address mapped into IPv6 reads as IPv4).
     public var remoteAddress: String {
         get { peer.text }
         set { peer = .text(newValue) }
     }
 
-    /// The peer's address as the 16 bytes of IPv6 in two big-endian halves (IPv4 mapped into
-    /// `::ffff:0:0/96`), without formatting it; `nil` when unknown.
-    public var remoteAddressWords: (high: UInt64, low: UInt64)? { peer.words }
+    /// The peer's address, without formatting it; `nil` when unknown.
+    public var peerAddress: IPAddress? { peer.address }
 
     /// The client the peer's address stands for (see ``ClientNetwork``): what a per-client limit
     /// should count by.

@@ -1,3 +1,5 @@
+import CMicroHTTPD
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -28,6 +30,15 @@ public struct HTTPServerConfiguration: Sendable {
     /// request; 24 KiB (the default is 32) still takes heads of 11 KiB, a cookie of 8 KiB (the
     /// longest line nginx accepts by default) included.
     public var connectionMemoryBytes: Int
+    /// Whether ``HTTPServer/start()`` starts even when the framing refusals of docs/proxies.md do
+    /// not all hold on the libmicrohttpd it runs on (then ``HTTPServer/unprovenFraming`` says
+    /// which, for the log). Off by default: the server then refuses to start.
+    public var acceptsUnprovenFraming: Bool
+    /// How long ``HTTPServer/stop()`` waits for requests in flight before answering them 503.
+    package var drainSeconds = 10.0
+    /// The libmicrohttpd version the head checks assume: the one linked, unless a test says
+    /// otherwise.
+    package var libraryVersion = String(cString: MHD_get_version())
 
     /// Creates a configuration; every limit has a production-minded default.
     public init(
@@ -35,7 +46,7 @@ public struct HTTPServerConfiguration: Sendable {
         threads: Int = HTTPServerConfiguration.activeCores,
         maxBodyBytes: Int = 1_048_576, connectionTimeoutSeconds: UInt32 = 30,
         perIPConnectionLimit: UInt32 = 256, connectionLimit: UInt32 = 10_000,
-        connectionMemoryBytes: Int = 24_576
+        connectionMemoryBytes: Int = 24_576, acceptsUnprovenFraming: Bool = false
     ) {
         self.host = host
         self.port = port
@@ -45,6 +56,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.perIPConnectionLimit = perIPConnectionLimit
         self.connectionLimit = connectionLimit
         self.connectionMemoryBytes = connectionMemoryBytes
+        self.acceptsUnprovenFraming = acceptsUnprovenFraming
     }
 
     /// The number of processor cores currently online (at least 1).

@@ -17,8 +17,8 @@
 /// last one; anything else there is something the parser dropped. A folded field's name is
 /// moved out of the head, the continuation line appended to it, and the continuation itself
 /// stays where it was, after the value. The layout is that version's (``isKnown(version:)``):
-/// with another one the walk is skipped, and the tests in `HTTPServerTests` that expect these
-/// refusals fail.
+/// with another one the walk is skipped, and ``FramingProof`` keeps the server from starting
+/// unless told to start without these refusals.
 struct HeadLayout {
     /// Whether the walk is made at all (see ``isKnown(version:)``).
     private let isActive: Bool
@@ -33,9 +33,12 @@ struct HeadLayout {
     /// The first flaw found, once one is.
     private(set) var flaw: HeadFlaw?
 
+    /// The libmicrohttpd version whose layout this is.
+    static let knownVersion = "0.9.75"
+
     /// Whether libmicrohttpd `version` (`MHD_get_version()`) lays out a head as described.
     static func isKnown(version: String) -> Bool {
-        version == "0.9.75"
+        version == knownVersion
     }
 
     /// Starts the walk with the request line: `target` is the request-target as the URI log

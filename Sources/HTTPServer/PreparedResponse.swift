@@ -28,7 +28,9 @@ public final class PreparedResponse: @unchecked Sendable {
 }
 
 /// A libmicrohttpd response with `response`'s body (copied) and header fields; the caller owns
-/// one reference.
+/// one reference. `nil` when libmicrohttpd cannot create it or refuses one of its fields (a line
+/// break in a value, `Transfer-Encoding` other than `chunked`): an answer is sent whole or not
+/// at all. `Content-Length` is left out, since libmicrohttpd derives it from the body.
 func makeMHDResponse(_ response: HTTPResponse, closing: Bool = false) -> OpaquePointer? {
     let created = response.body.withUnsafeBytes { bytes in
         bytes.isEmpty
@@ -37,16 +39,26 @@ func makeMHDResponse(_ response: HTTPResponse, closing: Bool = false) -> OpaqueP
                 bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
     }
     guard let mhdResponse = created else { return nil }
-    for field in response.headers {
-        // libmicrohttpd refuses Content-Length (it derives it) and fields with line breaks.
+    for field in response.headers where !isContentLength(field.name) {
         // `withCString` hands over literals and native strings in place, where passing a
         // `String` as a C string argument would copy it into a new array each time.
-        field.name.withCString { name in
-            field.value.withCString { value in _ = MHD_add_response_header(mhdResponse, name, value) }
+        let added = field.name.withCString { name in
+            field.value.withCString { value in MHD_add_response_header(mhdResponse, name, value) }
+        }
+        guard added == .YES else {
+            MHD_destroy_response(mhdResponse)
+            return nil
         }
     }
-    if closing {
-        _ = MHD_add_response_header(mhdResponse, "Connection", "close")
+    if closing && MHD_add_response_header(mhdResponse, "Connection", "close") != .YES {
+        MHD_destroy_response(mhdResponse)
+        return nil
     }
     return mhdResponse
+}
+
+/// Whether `name` is `Content-Length` in any case (setting bit 5 folds exactly the capitals onto
+/// letters, and leaves `-` as it is).
+private func isContentLength(_ name: String) -> Bool {
+    name.utf8.count == 14 && name.utf8.elementsEqual("content-length".utf8) { $0 | 0x20 == $1 }
 }

@@ -26,23 +26,28 @@ public struct RequestRefusal: Sendable, Equatable {
 
     /// The answer in the API's error format, `{"error":{"code":…,"message":…,"field":…}}`.
     public var response: HTTPResponse {
-        var body = #"{"error":{"code":"#
-        appendJSONString(code, to: &body)
-        body += #","message":"#
-        appendJSONString(message, to: &body)
-        if let field {
-            body += #","field":"#
-            appendJSONString(field, to: &body)
-        }
-        body += "}}"
-        return HTTPResponse(
-            status: status,
-            headers: [
-                (name: "Content-Type", value: "application/json"),
-                (name: "Cache-Control", value: "no-store"),
-            ],
-            body: Array(body.utf8))
+        errorResponse(status: status, code: code, message: message, field: field)
     }
+}
+
+/// An answer of the server's own in the API's error format (docs/api.md, "Errors").
+func errorResponse(status: Int, code: String, message: String, field: String? = nil) -> HTTPResponse {
+    var body = #"{"error":{"code":"#
+    appendJSONString(code, to: &body)
+    body += #","message":"#
+    appendJSONString(message, to: &body)
+    if let field {
+        body += #","field":"#
+        appendJSONString(field, to: &body)
+    }
+    body += "}}"
+    return HTTPResponse(
+        status: status,
+        headers: [
+            (name: "Content-Type", value: "application/json"),
+            (name: "Cache-Control", value: "no-store"),
+        ],
+        body: Array(body.utf8))
 }
 
 extension HTTPResponder {

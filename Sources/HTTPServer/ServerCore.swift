@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
@@ -17,22 +18,32 @@ final class ServerCore: Sendable {
     /// ``HTTPServer/stop()`` waits for them, and answers the stragglers itself, because
     /// libmicrohttpd forbids `MHD_stop_daemon` while a connection is suspended.
     let pending = PendingList()
-    /// Set once stopping: answers then close their connection instead of keeping it alive.
+    /// Set once stopping: answers then close their connection instead of keeping it alive, and
+    /// each request leaving ``dispatching`` or ``pending`` signals ``settled``.
     let draining = Atomic<Bool>(false)
+    /// What ``waitUntil(_:_:)`` waits on while the server drains.
+    private let settled = DispatchSemaphore(value: 0)
     /// Set when stopping has waited long enough: requests then get ``unavailable`` without
     /// reaching the responder.
     let refusing = Atomic<Bool>(false)
     /// Requests inside ``dispatch(_:)``: between reaching the responder and being either
     /// answered or registered in ``pending``.
     let dispatching = Atomic<Int>(0)
-    static let unavailable = HTTPResponse(status: 503, headers: [(name: "Connection", value: "close")])
+    static let unavailable = errorResponse(
+        status: 503, code: "shutting_down", message: "the server is stopping and could not answer in time")
+    /// The answer when libmicrohttpd refuses to build the one given (a header field it will not
+    /// send, such as a value with a line break): sent without the field, it would look right.
+    static let notBuilt = errorResponse(
+        status: 500, code: "internal_error", message: "the server could not build its answer")
     let resumeGate = ResumeGate()
-    /// Whether the linked libmicrohttpd lays out a request's head as ``HeadLayout`` expects.
-    let checksHeadLayout = HeadLayout.isKnown(version: String(cString: MHD_get_version()))
+    /// Whether libmicrohttpd lays out a request's head as ``HeadLayout`` expects.
+    let checksHeadLayout: Bool
 
-    init(responder: any HTTPResponder, maxBodyBytes: Int) {
+    /// `libraryVersion` is the libmicrohttpd version the head checks are to assume.
+    init(responder: any HTTPResponder, maxBodyBytes: Int, libraryVersion: String) {
         self.responder = responder
         self.maxBodyBytes = maxBodyBytes
+        checksHeadLayout = HeadLayout.isKnown(version: libraryVersion)
     }
 
     /// The access handler: called when the headers are complete, once per chunk of body, once
@@ -86,7 +97,10 @@ final class ServerCore: Sendable {
     /// synchronously, otherwise suspends the connection until it does.
     private func dispatch(_ context: RequestContext) -> MHD_Result {
         dispatching.add(1, ordering: .sequentiallyConsistent)
-        defer { dispatching.subtract(1, ordering: .sequentiallyConsistent) }
+        defer {
+            dispatching.subtract(1, ordering: .sequentiallyConsistent)
+            if draining.load(ordering: .sequentiallyConsistent) { settled.signal() }
+        }
         context.stage = .dispatched
         if refusing.load(ordering: .sequentiallyConsistent) {
             context.deliver(Self.unavailable)
@@ -119,7 +133,28 @@ final class ServerCore: Sendable {
         context.finish()
         // Only suspended requests were registered, which keeps synchronous answers off the
         // shared lock.
-        if context.isPending { pending.remove(context) }
+        if context.isPending {
+            pending.remove(context)
+            if draining.load(ordering: .sequentiallyConsistent) { settled.signal() }
+        }
+    }
+
+    /// Whether no request is inside ``dispatch(_:)`` or waiting for its reply.
+    var isIdle: Bool {
+        dispatching.load(ordering: .sequentiallyConsistent) == 0 && pending.isEmpty
+    }
+
+    /// Waits until `condition` holds or `deadline` passes, and says whether it holds; only once
+    /// `draining` is set, since only then do requests signal as they leave.
+    ///
+    /// A request that leaves after `condition` was found false sees `draining` set (both are
+    /// sequentially consistent, or ordered by the pending list's lock) and signals, so no wake-up
+    /// is lost; extra ones make the loop look again.
+    func waitUntil(_ deadline: DispatchTime, _ condition: () -> Bool) -> Bool {
+        while !condition() {
+            if settled.wait(timeout: deadline) == .timedOut { return condition() }
+        }
+        return true
     }
 
     /// Answers every later request with ``unavailable`` without asking the responder.
@@ -128,7 +163,8 @@ final class ServerCore: Sendable {
     /// `refusing` was set has finished (and registered), and later ones answer synchronously.
     func refuseNew() {
         refusing.store(true, ordering: .sequentiallyConsistent)
-        while dispatching.load(ordering: .sequentiallyConsistent) > 0 { sched_yield() }
+        // A dispatch runs the responder synchronously, which must not block, so this is short.
+        _ = waitUntil(.distantFuture) { dispatching.load(ordering: .sequentiallyConsistent) == 0 }
     }
 
     /// Answers 503 to every request still waiting for the responder (after ``refuseNew()``).
@@ -146,12 +182,18 @@ final class ServerCore: Sendable {
     private func queue(
         _ response: HTTPResponse, on connection: OpaquePointer, closing: Bool
     ) -> MHD_Result {
-        let status = (100...999).contains(response.status) ? UInt32(response.status) : 500
+        var status = (100...999).contains(response.status) ? UInt32(response.status) : 500
         let closing = closing || draining.load(ordering: .relaxed)
         if let prepared = response.prepared, !closing {
             return MHD_queue_response(connection, status, prepared.handle)
         }
-        guard let mhdResponse = makeMHDResponse(response, closing: closing) else { return .NO }
+        var built = makeMHDResponse(response, closing: closing)
+        if built == nil {
+            status = 500
+            built = makeMHDResponse(Self.notBuilt, closing: true)
+        }
+        // Without memory for even that, the connection is closed unanswered.
+        guard let mhdResponse = built else { return .NO }
         defer { MHD_destroy_response(mhdResponse) }
         return MHD_queue_response(connection, status, mhdResponse)
     }

@@ -29,6 +29,8 @@ struct Options {
     var clockOffsetSeconds: Int64 = 0
     /// Fill an in-memory store with a sample of readers (see Demo.swift).
     var demo = false
+    /// Serve even when the framing refusals cannot be proven on this libmicrohttpd.
+    var acceptUnprovenFraming = false
     /// Whether `--store` was given on the command line: `--demo` refuses any store but `memory:`.
     private var storeGiven = false
 
@@ -77,13 +79,17 @@ struct Options {
             "fdatasync the event journal before each answer (grouped), so acknowledged events survive a power cut too, not only kill -9 (default false)"
         ),
         (
+            "--accept-unproven-framing", "",
+            "start even when the check at start finds that a framing refusal of docs/proxies.md does not hold on this libmicrohttpd (logged as a warning); without it the service refuses to start, saying which (default false)"
+        ),
+        (
             "--demo", "",
             "start with a sample of four weeks of readers on several articles, in an in-memory store (READING_PROGRESS_STORE is ignored, another --store refused), to look around the dashboard (default false)"
         ),
     ]
 
     /// Flags that take no value on the command line (`--demo`, or `--demo=false`).
-    static let switches: Set<String> = ["--demo"]
+    static let switches: Set<String> = ["--demo", "--accept-unproven-framing"]
 
     static func environmentName(of flag: String) -> String {
         "READING_PROGRESS_" + flag.dropFirst(2).uppercased().replacingOccurrences(of: "-", with: "_")
@@ -187,6 +193,9 @@ struct Options {
         case "--demo":
             guard let enabled = Bool(value) else { throw bad() }
             demo = enabled
+        case "--accept-unproven-framing":
+            guard let enabled = Bool(value) else { throw bad() }
+            acceptUnprovenFraming = enabled
         default:
             throw Invalid(message: "unknown option \(flag)")
         }

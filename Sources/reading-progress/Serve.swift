@@ -49,7 +49,8 @@ func serve(_ options: Options) -> Int32 {
             maxBodyBytes: options.maxBodyBytes,
             connectionTimeoutSeconds: options.connectionTimeout,
             perIPConnectionLimit: options.perIPConnectionLimit,
-            connectionMemoryBytes: options.connectionMemory),
+            connectionMemoryBytes: options.connectionMemory,
+            acceptsUnprovenFraming: options.acceptUnprovenFraming),
         responder: service)
 
     let stop = DispatchSemaphore(value: 0)
@@ -68,6 +69,9 @@ func serve(_ options: Options) -> Int32 {
         log.lifecycle("cannot listen on \(options.host):\(options.port): \(error)")
         store.close()
         return 1
+    }
+    if let unproven = server.unprovenFraming {
+        log.lifecycle("warning: --accept-unproven-framing: \(unproven)")
     }
     let shownHost = options.host.contains(":") ? "[\(options.host)]" : options.host
     log.lifecycle("started reading-progress \(version), store \(describe(options.store))")

@@ -119,6 +119,19 @@ struct SmugglingTests {
         #expect(try client.get("/healthz").status == 200)
     }
 
+    @Test("the refusals are proven at start: no warning, and accepting unproven framing turns none off")
+    func provenAtStart() throws {
+        let server = try ServerProcess(store: "memory:", arguments: ["--accept-unproven-framing"])
+        let connection = try Connection(port: server.port, receiveTimeoutSeconds: 5)
+        try connection.write("POST /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Folded: a\r\n b\r\n\r\n")
+        let response = try connection.readResponse()
+        #expect(response.status == 400)
+        #expect(response.header("Content-Type") == "application/json")
+        #expect(server.standardError.contains("started reading-progress"))
+        #expect(
+            !server.standardError.contains("warning: --accept-unproven-framing"), "\(server.standardError)")
+    }
+
     @Test("chunked uploads, HTTP/1.0 without Host, 100-continue and keep-alive still count")
     func neighboursCount() throws {
         let server = try ServerProcess(store: "memory:")

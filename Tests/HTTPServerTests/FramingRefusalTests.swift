@@ -65,16 +65,21 @@ struct FramingRefusalTests {
 
     @Test("a head sent a byte at a time is framed as if sent at once")
     func headByteByByte() throws {
+        // The refused head is answered, and its connection closed, before the body is read, so
+        // its body is not sent: a write after the close could fail with EPIPE.
         let requests = [
-            FramingCase.post(["Host: t", "Content-Length: 5"], body: "hello"),
-            FramingCase.post(["Host: t", "X-Folded: a", " b", "Content-Length: 5"], body: "hello"),
+            (FramingCase.post(["Host: t", "Content-Length: 5"], body: ""), body: "hello", status: 200),
+            (
+                FramingCase.post(["Host: t", "X-Folded: a", " b", "Content-Length: 5"], body: ""), body: "",
+                status: 400
+            ),
         ]
         try withServer(.echo) { _, port in
-            for (index, request) in requests.enumerated() {
+            for (head, body, status) in requests {
                 let connection = try RawConnection(port: port)
-                for byte in request.utf8 { try connection.send([byte]) }
+                for byte in (head + body).utf8 { try connection.send([byte]) }
                 let response = try connection.readResponse()
-                #expect(response.status == (index == 0 ? 200 : 400), "\(response.text)")
+                #expect(response.status == status, "\(response.text)")
             }
         }
     }

@@ -96,6 +96,32 @@ struct LifecycleTests {
         }
     }
 
+    @Test("stop() answers a request still unanswered at the end of its wait 503 in JSON, and returns")
+    func stopIsBounded() throws {
+        let arrived = DispatchSemaphore(value: 0)
+        let held = Mutex<[@Sendable (HTTPResponse) -> Void]>([])
+        let responder = TestResponder { _, reply in
+            held.withLock { $0.append(reply) }
+            arrived.signal()
+        }
+        var configuration = HTTPServerConfiguration(port: 0, threads: 1)
+        configuration.drainSeconds = 0.2
+        let server = HTTPServer(configuration: configuration, responder: responder)
+        let port = try server.start()
+        let connection = try RawConnection(port: port)
+        try connection.send("GET /forever HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(arrived.wait(timeout: .now() + 5) == .success)
+        let started = ContinuousClock.now
+        server.stop()
+        #expect(started.duration(to: .now) < .seconds(3))
+        let response = try connection.readResponse()
+        #expect(response.status == 503)
+        #expect(response.header("Content-Type") == "application/json")
+        #expect(response.text.contains(#""code":"shutting_down""#), "\(response.text)")
+        // A reply after the server has stopped goes nowhere.
+        for reply in held.withLock({ $0 }) { reply(HTTPResponse(status: 200)) }
+    }
+
     @Test("stop() lets a request in flight finish, then refuses connections")
     func stopDrains() throws {
         let arrived = DispatchSemaphore(value: 0)

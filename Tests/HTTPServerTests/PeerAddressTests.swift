@@ -11,12 +11,12 @@ struct PeerAddressTests {
     static func ipv6(_ text: String) -> PeerAddress {
         var address = in6_addr()
         #expect(inet_pton(AF_INET6, text, &address) == 1)
-        return .ipv6(address)
+        return .address(IPAddress(ipv6: address))
     }
 
     @Test("IPv4 whole, IPv6 by its /64, IPv4 mapped into IPv6 as IPv4")
     func clients() {
-        let ipv4 = PeerAddress.ipv4(inet_addr("192.0.2.7")).client
+        let ipv4 = PeerAddress.address(IPAddress(ipv4: inet_addr("192.0.2.7"))).client
         #expect(ipv4.description == "192.0.2.7")
         #expect(Self.ipv6("2001:db8:1:2:aaaa:bbbb:cccc:dddd").client.description == "2001:db8:1:2::/64")
         #expect(Self.ipv6("2001:db8:1:2::1").client == Self.ipv6("2001:db8:1:2:ffff::9").client)
@@ -27,7 +27,9 @@ struct PeerAddressTests {
         #expect(Self.ipv6("::1").client.description == "::/64")
         #expect(PeerAddress.text("10.0.0.1").client == .text("10.0.0.1"))
         #expect(PeerAddress.none.client == .text(""))
-        // The address itself is left as it was.
+        // The address itself is left as it was; one mapped into IPv6 reads as IPv4.
         #expect(Self.ipv6("2001:db8:1:2:aaaa:bbbb:cccc:dddd").text == "2001:db8:1:2:aaaa:bbbb:cccc:dddd")
+        #expect(Self.ipv6("::ffff:192.0.2.7").text == "192.0.2.7")
+        #expect(PeerAddress.address(IPAddress(ipv4: inet_addr("192.0.2.7"))).text == "192.0.2.7")
     }
 }

@@ -10,18 +10,22 @@ import Testing
 struct PeerWordsTests {
     @Test("IPv4 mapped into ::ffff:0:0/96, IPv6 as its 16 bytes, big-endian halves; text read the same")
     func words() throws {
-        let ipv4 = try #require(PeerAddress.ipv4(inet_addr("192.0.2.7")).words)
+        let ipv4 = try #require(PeerAddress.address(IPAddress(ipv4: inet_addr("192.0.2.7"))).address)
         #expect(ipv4.high == 0 && ipv4.low == 0x0000_FFFF_C000_0207)
+        #expect(ipv4.isIPv4)
         var address = in6_addr()
         #expect(inet_pton(AF_INET6, "2001:db8::1:2", &address) == 1)
-        let ipv6 = try #require(PeerAddress.ipv6(address).words)
+        let ipv6 = try #require(PeerAddress.address(IPAddress(ipv6: address)).address)
         #expect(ipv6.high == 0x2001_0DB8_0000_0000 && ipv6.low == 0x0000_0000_0001_0002)
-        #expect(PeerAddress.text("192.0.2.7").words.map { [$0.high, $0.low] } == [ipv4.high, ipv4.low])
-        #expect(PeerAddress.text("2001:db8::1:2").words.map { [$0.high, $0.low] } == [ipv6.high, ipv6.low])
-        #expect(
-            PeerAddress.text("::ffff:192.0.2.7").words.map { [$0.high, $0.low] } == [ipv4.high, ipv4.low])
-        #expect(PeerAddress.text("example.com").words == nil)
-        #expect(PeerAddress.none.words == nil)
+        #expect(!ipv6.isIPv4)
+        #expect(PeerAddress.text("192.0.2.7").address == ipv4)
+        #expect(PeerAddress.text("2001:db8::1:2").address == ipv6)
+        #expect(PeerAddress.text("::ffff:192.0.2.7").address == ipv4)
+        #expect(PeerAddress.text("example.com").address == nil)
+        #expect(PeerAddress.none.address == nil)
+        #expect(ipv4.withBytes { Array($0) } == [192, 0, 2, 7])
+        #expect(ipv6.withBytes { Array($0) }.count == 16)
+        #expect(ipv6.masked(to: 32) == IPAddress("2001:db8::"))
     }
 
     @Test("every value of a field, in order, whatever the case of its name")

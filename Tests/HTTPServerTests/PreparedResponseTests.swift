@@ -76,3 +76,54 @@ struct PreparedResponseTests {
         }
     }
 }
+
+@Suite("Header fields libmicrohttpd refuses")
+struct RefusedHeaderTests {
+    @Test(
+        "an answer with a field libmicrohttpd will not send becomes a JSON 500, never the answer without it")
+    func refusedFieldIsAnError() throws {
+        let responder = TestResponder { request, reply in
+            let value = request.path == "/broken" ? "a\r\nX-Injected: 1" : "fine"
+            reply(
+                HTTPResponse(status: 200, headers: [(name: "X-Note", value: value)], body: Array("ok".utf8)))
+        }
+        try withServer(responder) { _, port in
+            let connection = try RawConnection(port: port)
+            try connection.send("GET /broken HTTP/1.1\r\nHost: t\r\n\r\n")
+            let response = try connection.readResponse()
+            #expect(response.status == 500)
+            #expect(response.header("Content-Type") == "application/json")
+            #expect(response.header("X-Note") == nil && response.header("X-Injected") == nil)
+            #expect(response.text.contains(#""code":"internal_error""#), "\(response.text)")
+            #expect(connection.isClosedAfterReadingAll())
+            let next = try RawConnection(port: port)
+            try next.send("GET /fine HTTP/1.1\r\nHost: t\r\n\r\n")
+            let fine = try next.readResponse()
+            #expect(fine.status == 200 && fine.header("X-Note") == "fine")
+        }
+    }
+
+    @Test("a Content-Length given is left to libmicrohttpd, which derives it from the body")
+    func contentLengthIsDerived() throws {
+        let responder = TestResponder { _, reply in
+            reply(
+                HTTPResponse(
+                    status: 200, headers: [(name: "content-length", value: "99")], body: Array("ok".utf8)))
+        }
+        try withServer(responder) { _, port in
+            let connection = try RawConnection(port: port)
+            try connection.send("GET / HTTP/1.1\r\nHost: t\r\n\r\n")
+            let response = try connection.readResponse()
+            #expect(response.status == 200)
+            #expect(response.header("Content-Length") == "2")
+        }
+    }
+
+    @Test("no response is prepared with a field libmicrohttpd refuses")
+    func notPrepared() {
+        #expect(PreparedResponse(HTTPResponse(status: 200, headers: [(name: "X-Bad", value: "a\nb")])) == nil)
+        #expect(
+            PreparedResponse(HTTPResponse(status: 200, headers: [(name: "Transfer-Encoding", value: "gzip")]))
+                == nil)
+    }
+}

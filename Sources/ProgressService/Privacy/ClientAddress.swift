@@ -13,7 +13,7 @@ extension TrustedProxies {
     /// that wrote it, since whatever stands further left no trusted proxy vouched for. `nil` only
     /// when the peer's address is unknown.
     func clientAddress(of request: HTTPRequest) -> IPAddress? {
-        guard let peer = request.remoteAddressWords.map(IPAddress.init) else { return nil }
+        guard let peer = request.peerAddress else { return nil }
         guard !isEmpty, contains(peer) else { return peer }
         let fields = request.headers(named: "X-Forwarded-For")
         guard !fields.isEmpty else { return peer }

@@ -197,8 +197,18 @@ final class AtomicCounters: @unchecked Sendable {
 
     func add(_ value: Int, at index: Int) {
         precondition(index >= 0 && index < count)
-        let shard = Self.shard(of: UInt(pthread_self()))
+        let shard = Self.shard(of: Self.currentThread)
         counters[shard * stride + index].add(value, ordering: .relaxed)
+    }
+
+    /// The calling thread's identity: the address of its control block, which `pthread_t` is on
+    /// both platforms, an integer in glibc and a pointer in Darwin.
+    private static var currentThread: UInt {
+        #if canImport(Darwin)
+            UInt(bitPattern: pthread_self())
+        #else
+            UInt(pthread_self())
+        #endif
     }
 
     /// Fibonacci hashing of a thread's identity (its control block's address) to a copy.
