@@ -5,7 +5,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * An app in a process of its own, for the tests that kill it: {@code record ENDPOINT FOLDER READERS
- * ARTICLES} records the first geometry of every article for every reader and prints {@code queued
+ * ARTICLES} records a view of every article for every reader (the first geometry) and prints {@code queued
  * N} once they are queued, then waits to be killed; {@code deliver ENDPOINT FOLDER} delivers the
  * queue an earlier run left in batches of 5 and prints {@code delivered} once it is empty.
  */
@@ -24,6 +24,8 @@ public final class ChildApp {
                     for (int article = 0; article < articles; article++) {
                         reporter.record(Support.page(0), "/child/" + article);
                     }
+                    // Each reader's views end before the next reader's begin.
+                    for (int article = 0; article < articles; article++) reporter.endView("/child/" + article);
                 }
                 System.out.println("queued " + reporter.queuedEvents());
                 System.out.flush();
