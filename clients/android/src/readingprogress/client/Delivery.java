@@ -7,10 +7,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A reporter's queue and its delivery (docs/android-client.md, "Delivery and its guarantees"). Every
@@ -22,7 +20,6 @@ final class Delivery {
     private final Transport transport;
     private final ReportingClock clock;
     private final EventStorage storage;
-    private final ScheduledExecutorService state;
     private final ExecutorService network;
     private final Reporter.Sink sink;
 
@@ -42,12 +39,11 @@ final class Delivery {
     private List<Runnable> whenDelivered = new ArrayList<>();
 
     Delivery(Configuration configuration, Transport transport, ReportingClock clock, EventStorage storage,
-            ScheduledExecutorService state, ExecutorService network, Reporter.Sink sink) {
+            ExecutorService network, Reporter.Sink sink) {
         this.configuration = configuration;
         this.transport = transport;
         this.clock = clock;
         this.storage = storage;
-        this.state = state;
         this.network = network;
         this.sink = sink;
         batchLimit = Math.max(configuration.maximumBatchSize, 1);
@@ -221,10 +217,10 @@ final class Delivery {
                 long delay = configuration.backoff().delayMillis(failures, outcome.retryAfterMillis,
                         ThreadLocalRandom.current().nextDouble());
                 sink.report(DeliveryReport.retrying(delay, outcome.retryReason));
-                retry = state.schedule(() -> sink.guarded(() -> {
+                retry = sink.after(delay, () -> {
                     retry = null;
                     startDelivery();
-                }), delay, TimeUnit.MILLISECONDS);
+                });
             }
         }
     }
@@ -232,12 +228,12 @@ final class Delivery {
     /** Keeps a timer running while events are queued: each tick starts a delivery. */
     private void startTimer() {
         if (stopped || timer != null || queue.isEmpty()) return;
-        timer = state.schedule(() -> sink.guarded(() -> {
+        timer = sink.after(configuration.flushInterval.toMillis(), () -> {
             timer = null;
             if (stopped || queue.isEmpty()) return;
             startDelivery();
             startTimer();
-        }), configuration.flushInterval.toMillis(), TimeUnit.MILLISECONDS);
+        });
     }
 
     /** Removes {@code entries} from the queue and its storage, unsent, and reports them. */

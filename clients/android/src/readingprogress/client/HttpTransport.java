@@ -34,6 +34,15 @@ public final class HttpTransport implements Transport {
             connection.setRequestProperty("Accept", "application/json");
             try (OutputStream out = connection.getOutputStream()) {
                 out.write(body);
+            } catch (IOException cutOff) {
+                // A service refusing a body too large (413) may answer and close before it has all
+                // of it: the answer, when there is one, says more than the broken write.
+                try {
+                    connection.getResponseCode();
+                } catch (IOException noAnswer) {
+                    cutOff.addSuppressed(noAnswer);
+                    throw cutOff;
+                }
             }
             int status = connection.getResponseCode();
             Map<String, String> headers = new HashMap<>();

@@ -11,7 +11,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -35,13 +34,14 @@ public final class Reporter implements AutoCloseable {
     private final ReportingClock clock;
     private final ScheduledThreadPoolExecutor state;
     private final ExecutorService network;
+    private final Sink sink;
     private final Delivery delivery;
     private final Map<String, ViewTracker> views = new HashMap<>();
     private final Map<String, ScheduledFuture<?>> restChecks = new HashMap<>();
     private final ArrayDeque<DeliveryReport> unheard = new ArrayDeque<>();
     private volatile boolean stopped;
     private volatile int queuedAtStop;
-    private Thread stateThread;
+    private volatile Thread stateThread;
     private AppState appState = AppState.ACTIVE;
     private String reader;
     private DeliveryListener listener;
@@ -58,6 +58,10 @@ public final class Reporter implements AutoCloseable {
     public Reporter(Configuration configuration, Transport transport, ReportingClock clock, EventStorage storage) {
         this.configuration = configuration.copy();
         if (this.configuration.endpoint == null) throw new IllegalArgumentException("the configuration has no endpoint");
+        String source = this.configuration.source;
+        if (source != null && !validSource(source)) {
+            throw new IllegalArgumentException("source must be 1 to 100 bytes of UTF-8 without control characters");
+        }
         Path folder = this.configuration.queueDirectory;
         if (storage == null && folder == null) throw new IllegalArgumentException("the configuration has no queue folder");
         this.clock = clock != null ? clock : ReportingClock.SYSTEM;
@@ -75,8 +79,9 @@ public final class Reporter implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
+        sink = new Sink();
         delivery = new Delivery(this.configuration, transport != null ? transport : new HttpTransport(), this.clock,
-                storage != null ? storage : new DirectoryStorage(folder), state, network, new Sink());
+                storage != null ? storage : new DirectoryStorage(folder), network, sink);
         onState(delivery::load);
     }
 
@@ -213,10 +218,11 @@ public final class Reporter implements AutoCloseable {
     /** Checks {@code article} for rest once {@code delayMillis} have passed, unless a check is waiting already. */
     private void watchForRest(String article, long delayMillis) {
         if (restChecks.containsKey(article)) return;
-        restChecks.put(article, state.schedule(() -> guarded(() -> {
+        ScheduledFuture<?> check = sink.after(delayMillis, () -> {
             restChecks.remove(article);
             checkRest(article);
-        }), delayMillis, TimeUnit.MILLISECONDS));
+        });
+        if (check != null) restChecks.put(article, check);
     }
 
     /** Queues what the rest of the view reports, or waits longer when the view moved meanwhile. */
@@ -236,6 +242,12 @@ public final class Reporter implements AutoCloseable {
     private void cancelRestCheck(String article) {
         ScheduledFuture<?> check = restChecks.remove(article);
         if (check != null) check.cancel(false);
+    }
+
+    /** What the service takes as {@code source}; anything else would have every event refused. */
+    private static boolean validSource(String source) {
+        int bytes = source.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        return bytes >= 1 && bytes <= 100 && source.codePoints().noneMatch(Character::isISOControl);
     }
 
     /** Runs {@code work} on the reporter's thread; false once the reporter has stopped. */
@@ -285,8 +297,13 @@ public final class Reporter implements AutoCloseable {
             onState(work);
         }
 
-        void guarded(Runnable work) {
-            Reporter.this.guarded(work);
+        /** Runs {@code work} on the reporter's thread after {@code delayMillis}; null once it has stopped. */
+        ScheduledFuture<?> after(long delayMillis, Runnable work) {
+            try {
+                return state.schedule(() -> guarded(work), delayMillis, TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException stoppedAlready) {
+                return null;
+            }
         }
     }
 }
