@@ -32,6 +32,11 @@ final class EventQueue {
 
     private final List<Entry> entries = new ArrayList<>();
     private long nextSequence;
+    /**
+     * Ends this queue's new names, so that two reporters given one folder by mistake (two processes
+     * of an app) never write over each other's files; the ids keep their events counted once.
+     */
+    private final String tag = String.format("%08x", java.util.concurrent.ThreadLocalRandom.current().nextInt());
 
     int size() {
         return entries.size();
@@ -41,19 +46,20 @@ final class EventQueue {
         return entries.isEmpty();
     }
 
-    /** A new name, after every name queued or loaded so far: twenty digits. */
+    /** A new name, sorting after every name queued or loaded so far: twenty digits and the tag. */
     String makeName() {
         String digits = Long.toString(nextSequence++);
-        StringBuilder name = new StringBuilder(20);
+        StringBuilder name = new StringBuilder(29);
         for (int i = digits.length(); i < 20; i++) name.append('0');
-        return name.append(digits).toString();
+        return name.append(digits).append('-').append(tag).toString();
     }
 
     /** Appends a loaded or new entry; later names continue after its name. */
     void append(Entry entry) {
         entries.add(entry);
+        int dash = entry.name.indexOf('-');
         try {
-            long sequence = Long.parseLong(entry.name);
+            long sequence = Long.parseLong(dash < 0 ? entry.name : entry.name.substring(0, dash));
             if (sequence >= nextSequence) nextSequence = sequence + 1;
         } catch (NumberFormatException otherName) {
             // A name this client did not make; the sequence goes on from the names it did.
