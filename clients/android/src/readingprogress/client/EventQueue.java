@@ -33,8 +33,8 @@ final class EventQueue {
     private final List<Entry> entries = new ArrayList<>();
     private long nextSequence;
     /**
-     * Ends this queue's new names, so that two reporters given one folder by mistake (two processes
-     * of an app) never write over each other's files; the ids keep their events counted once.
+     * Ends this queue's new names: two reporters given one folder by mistake (two processes of an
+     * app) at least write under different names.
      */
     private final String tag = String.format("%08x", java.util.concurrent.ThreadLocalRandom.current().nextInt());
 

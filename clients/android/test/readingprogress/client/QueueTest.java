@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -41,35 +40,6 @@ class QueueTest {
                 assertEquals(0, log.duplicates());
                 assertEquals(0, second.queuedEvents());
                 assertTrue(Support.files(folder.resolve("queue")).isEmpty());
-            }
-        } finally {
-            Support.removeFolder(folder);
-        }
-    }
-
-    @Test
-    @DisplayName("two reporters given one folder by mistake write over none of each other's files: every event counted once")
-    void sharedFolder() throws Exception {
-        Path folder = Support.temporaryFolder();
-        try (Proxy proxy = new Proxy(Support.vacantPort())) {
-            Configuration configuration = Support.testing(proxy.url(), folder, "r");
-            try (Reporter first = new Reporter(configuration, null, new Support.TestClock(), null);
-                    Reporter second = new Reporter(configuration, null, new Support.TestClock(), null)) {
-                for (int article = 0; article < 5; article++) {
-                    first.record(page(0), "/shared/a" + article);
-                    second.record(page(0), "/shared/b" + article);
-                }
-                // Either may have loaded some of the other's files at its start, and sends them too.
-                assertTrue(first.queuedEvents() >= 5 && second.queuedEvents() >= 5);
-                assertEquals(10, Support.files(folder.resolve("queue")).size());
-                try (ServerProcess server = new ServerProcess("memory:")) {
-                    proxy.target(server.port);
-                    eventually("both queues delivered", () -> first.flush().get() == 0 && second.flush().get() == 0);
-                    Map<String, Integer> counts = server.eventCounts();
-                    assertEquals(10, counts.size());
-                    for (int count : counts.values()) assertEquals(1, count);
-                    assertTrue(Support.files(folder.resolve("queue")).isEmpty());
-                }
             }
         } finally {
             Support.removeFolder(folder);
