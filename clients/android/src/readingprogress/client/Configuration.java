@@ -11,7 +11,10 @@ import java.time.Duration;
  * which takes a copy.
  */
 public final class Configuration {
-    /** The service's base URL, such as {@code https://progress.example.com}; events go to {@code /v1/events} under it. */
+    /**
+     * The service's base URL, such as {@code https://progress.example.com}; events go to
+     * {@code /v1/events} under it.
+     */
     public URL endpoint;
     /** The reader id every event carries; null to send none and let the service derive one. */
     public String reader;

@@ -78,7 +78,8 @@ public final class DeliveryReport {
     }
 
     static DeliveryReport retrying(long afterMillis, RetryReason reason) {
-        return new DeliveryReport(Kind.RETRYING, Collections.<String>emptyList(), 0, null, null, null, afterMillis, reason, null);
+        return new DeliveryReport(Kind.RETRYING, Collections.<String>emptyList(), 0, null, null, null, afterMillis,
+                reason, null);
     }
 
     static DeliveryReport notSaved(String id, String message) {

@@ -20,7 +20,8 @@ final class Figures {
 
         // Sums of lengths near the largest double would overflow into inf / inf = NaN. A power-of-two
         // scale is exact and leaves every ratio unchanged, so shrink such geometries first.
-        double magnitude = Math.max(Math.max(Math.abs(offset), content), Math.max(container, Math.max(leading, trailing)));
+        double magnitude = Math.max(Math.max(Math.abs(offset), content),
+                Math.max(container, Math.max(leading, trailing)));
         double scale = magnitude > 0x1p1000 ? 0x1p-32 : 1.0;
         double position = offset * scale + leading * scale;
         double visible = container * scale - leading * scale - trailing * scale;

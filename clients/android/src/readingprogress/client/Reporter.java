@@ -57,13 +57,17 @@ public final class Reporter implements AutoCloseable {
      */
     public Reporter(Configuration configuration, Transport transport, ReportingClock clock, EventStorage storage) {
         this.configuration = configuration.copy();
-        if (this.configuration.endpoint == null) throw new IllegalArgumentException("the configuration has no endpoint");
+        if (this.configuration.endpoint == null) {
+            throw new IllegalArgumentException("the configuration has no endpoint");
+        }
         String source = this.configuration.source;
         if (source != null && !validSource(source)) {
             throw new IllegalArgumentException("source must be 1 to 100 bytes of UTF-8 without control characters");
         }
         Path folder = this.configuration.queueDirectory;
-        if (storage == null && folder == null) throw new IllegalArgumentException("the configuration has no queue folder");
+        if (storage == null && folder == null) {
+            throw new IllegalArgumentException("the configuration has no queue folder");
+        }
         this.clock = clock != null ? clock : ReportingClock.SYSTEM;
         reader = this.configuration.reader;
         state = new ScheduledThreadPoolExecutor(1, runnable -> {

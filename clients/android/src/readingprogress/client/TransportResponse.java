@@ -20,7 +20,8 @@ public final class TransportResponse {
         Map<String, String> lowered = new HashMap<>();
         if (headers != null) {
             for (Map.Entry<String, String> header : headers.entrySet()) {
-                if (header.getKey() != null) lowered.putIfAbsent(header.getKey().toLowerCase(Locale.ROOT), header.getValue());
+                if (header.getKey() == null) continue;
+                lowered.putIfAbsent(header.getKey().toLowerCase(Locale.ROOT), header.getValue());
             }
         }
         this.headers = Collections.unmodifiableMap(lowered);

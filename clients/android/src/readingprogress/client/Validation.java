@@ -19,7 +19,8 @@ final class Validation {
         requireNonNegative(snapshot.contentInsets.bottom, "contentInsets.bottom");
         requireNonNegative(snapshot.contentInsets.trailing, "contentInsets.trailing");
         if (snapshot.region != null) {
-            double content = snapshot.axis == ScrollAxis.VERTICAL ? snapshot.contentSize.height : snapshot.contentSize.width;
+            double content = snapshot.axis == ScrollAxis.VERTICAL ? snapshot.contentSize.height
+                    : snapshot.contentSize.width;
             validate(snapshot.region, content);
         }
         if (snapshot.step != null) {
@@ -46,8 +47,8 @@ final class Validation {
         }
         requireNonNegative(indicator.thumbLength, "indicator.thumbLength");
         if (!(indicator.thumbLength <= indicator.trackLength)) {
-            throw new GeometryException("indicator.thumbLength", "indicator.thumbLength must be ≤ indicator.trackLength ("
-                    + GeometryException.plainText(indicator.trackLength) + ")");
+            throw new GeometryException("indicator.thumbLength", "indicator.thumbLength must be ≤ "
+                    + "indicator.trackLength (" + GeometryException.plainText(indicator.trackLength) + ")");
         }
     }
 

@@ -77,7 +77,10 @@ final class ViewTracker {
         return Collections.emptyList();
     }
 
-    /** Scrolling has come to rest: the deepest geometries not yet reported, or the latest when enough engaged time has gathered. */
+    /**
+     * Scrolling has come to rest: the deepest geometries not yet reported, or the latest when enough
+     * engaged time has gathered.
+     */
     List<Draft> rest(long now, boolean active) {
         engagement.advance(now, active);
         List<Draft> drafts = catchUp(now);
@@ -87,7 +90,10 @@ final class ViewTracker {
         return drafts;
     }
 
-    /** The view goes away or the app goes to the background: what {@link #rest} sends, or the latest when any engaged time is left. */
+    /**
+     * The view goes away or the app goes to the background: what {@link #rest} sends, or the latest
+     * when any engaged time is left.
+     */
     List<Draft> finish(long now, boolean active) {
         engagement.advance(now, active);
         List<Draft> drafts = catchUp(now);

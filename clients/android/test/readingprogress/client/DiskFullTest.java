@@ -23,7 +23,8 @@ class DiskFullTest {
     }
 
     @Test
-    @DisplayName("events that cannot be written are reported NOT_SAVED and still delivered while the app runs; space freed is used again")
+    @DisplayName("events that cannot be written are reported NOT_SAVED and still delivered while the app runs; "
+            + "space freed is used again")
     void full() throws Exception {
         Path folder = Support.temporaryFolder();
         Path mount = Files.createDirectory(folder.resolve("small"));

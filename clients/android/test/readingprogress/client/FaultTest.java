@@ -43,7 +43,8 @@ class FaultTest {
     }
 
     @Test
-    @DisplayName("kill -9 after the service counted a batch, its answer lost on the way: a restart on the same store counts it once")
+    @DisplayName("kill -9 after the service counted a batch, its answer lost on the way: "
+            + "a restart on the same store counts it once")
     void lostAnswer() throws Exception {
         Path folder = Support.temporaryFolder();
         String store = "sqlite:" + folder.resolve("data/test.sqlite3");

@@ -16,7 +16,8 @@ class ProcessKillTest {
     private static final int ARTICLES = 12;
 
     @Test
-    @DisplayName("readers queued offline; the app killed, then killed again while its request was out; the third run delivers: every event counted once")
+    @DisplayName("readers queued offline; the app killed, then killed again while its request was out; "
+            + "the third run delivers: every event counted once")
     void killedTwice() throws Exception {
         Path folder = Support.temporaryFolder();
         String queue = folder.toString();

@@ -13,6 +13,7 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -44,6 +45,46 @@ class QueueTest {
         } finally {
             Support.removeFolder(folder);
         }
+    }
+
+    @Test
+    @DisplayName("record, endView and setAppState return at once: the files are read, written and removed on the "
+            + "reporter's own thread")
+    void offTheCallersThread() throws Exception {
+        Path folder = Support.temporaryFolder();
+        DirectoryStorage real = new DirectoryStorage(folder.resolve("queue"));
+        Set<String> threads = ConcurrentHashMap.newKeySet();
+        EventStorage watched = new EventStorage() {
+            @Override
+            public List<StoredEvent> loadAll() throws java.io.IOException {
+                threads.add(Thread.currentThread().getName());
+                return real.loadAll();
+            }
+
+            @Override
+            public void write(byte[] data, String name) throws java.io.IOException {
+                threads.add(Thread.currentThread().getName());
+                real.write(data, name);
+            }
+
+            @Override
+            public void remove(List<String> names) throws java.io.IOException {
+                threads.add(Thread.currentThread().getName());
+                real.remove(names);
+            }
+        };
+        try (ServerProcess server = new ServerProcess("memory:");
+                Reporter reporter = new Reporter(Support.testing(server.url(), folder, "r"), null,
+                        new Support.TestClock(), watched)) {
+            for (double y = 0; y <= 300; y += 50) reporter.record(page(y), "/main");
+            reporter.endView("/main");
+            reporter.setAppState(AppState.BACKGROUND);
+            eventually("the events delivered", () -> server.eventCount("/main") == 4);
+            eventually("their files removed", () -> Support.files(folder.resolve("queue")).isEmpty());
+        } finally {
+            Support.removeFolder(folder);
+        }
+        assertEquals(Set.of("reading-progress"), threads);
     }
 
     @Test
