@@ -97,6 +97,23 @@ public final class Configuration {
         return copy;
     }
 
+    /**
+     * Throws for a configuration the reporter cannot work with: no endpoint, no folder (unless the
+     * reporter has a storage of its own), or a {@code source} the service would refuse in every event.
+     */
+    void check(boolean hasStorage) {
+        if (endpoint == null) throw new IllegalArgumentException("the configuration has no endpoint");
+        if (queueDirectory == null && !hasStorage) {
+            throw new IllegalArgumentException("the configuration has no queue folder");
+        }
+        if (source != null) {
+            int bytes = source.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+            if (bytes < 1 || bytes > 100 || source.codePoints().anyMatch(Character::isISOControl)) {
+                throw new IllegalArgumentException("source must be 1 to 100 bytes of UTF-8 without control characters");
+            }
+        }
+    }
+
     /** Where batches are posted. */
     URL eventsURL() {
         String base = endpoint.toString();

@@ -5,6 +5,7 @@ import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -14,6 +15,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * Makes an app a reporting reader: it takes the scroll geometry of the articles on screen, computes
@@ -29,6 +32,8 @@ import java.util.concurrent.TimeUnit;
 public final class Reporter implements AutoCloseable {
     /** The newest reports kept for a listener that is not set yet. */
     private static final int BUFFERED_REPORTS = 256;
+    /** java.util.logging, which Android sends to logcat. */
+    private static final Logger LOG = Logger.getLogger("readingprogress.client");
 
     private final Configuration configuration;
     private final ReportingClock clock;
@@ -57,17 +62,8 @@ public final class Reporter implements AutoCloseable {
      */
     public Reporter(Configuration configuration, Transport transport, ReportingClock clock, EventStorage storage) {
         this.configuration = configuration.copy();
-        if (this.configuration.endpoint == null) {
-            throw new IllegalArgumentException("the configuration has no endpoint");
-        }
-        String source = this.configuration.source;
-        if (source != null && !validSource(source)) {
-            throw new IllegalArgumentException("source must be 1 to 100 bytes of UTF-8 without control characters");
-        }
+        this.configuration.check(storage != null);
         Path folder = this.configuration.queueDirectory;
-        if (storage == null && folder == null) {
-            throw new IllegalArgumentException("the configuration has no queue folder");
-        }
         this.clock = clock != null ? clock : ReportingClock.SYSTEM;
         reader = this.configuration.reader;
         state = new ScheduledThreadPoolExecutor(1, runnable -> {
@@ -95,6 +91,7 @@ public final class Reporter implements AutoCloseable {
      * refuse throws, and records nothing.
      */
     public ProgressFigures record(ScrollSnapshot snapshot, String article) throws GeometryException {
+        Objects.requireNonNull(article, "article");
         ProgressFigures figures = snapshot.figures();
         long now = clock.nowMillis();
         ViewTracker.Sample sample = new ViewTracker.Sample(snapshot, figures);
@@ -104,6 +101,7 @@ public final class Reporter implements AutoCloseable {
 
     /** The view of {@code article} went away: what it has not reported yet is queued. */
     public void endView(String article) {
+        Objects.requireNonNull(article, "article");
         long now = clock.nowMillis();
         onState(() -> {
             cancelRestCheck(article);
@@ -117,6 +115,7 @@ public final class Reporter implements AutoCloseable {
      * the background queues what every open view has not reported yet and delivers it.
      */
     public void setAppState(AppState newState) {
+        Objects.requireNonNull(newState, "newState");
         long now = clock.nowMillis();
         onState(() -> {
             boolean wasActive = appState == AppState.ACTIVE;
@@ -248,12 +247,6 @@ public final class Reporter implements AutoCloseable {
         if (check != null) check.cancel(false);
     }
 
-    /** What the service takes as {@code source}; anything else would have every event refused. */
-    private static boolean validSource(String source) {
-        int bytes = source.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
-        return bytes >= 1 && bytes <= 100 && source.codePoints().noneMatch(Character::isISOControl);
-    }
-
     /** Runs {@code work} on the reporter's thread; false once the reporter has stopped. */
     private boolean onState(Runnable work) {
         try {
@@ -268,10 +261,10 @@ public final class Reporter implements AutoCloseable {
         try {
             work.run();
         } catch (RuntimeException bug) {
-            // A fault of this library must not end the thread every later event depends on; the
+            // A fault of this library must neither end the thread every later event depends on nor
+            // the app (Android's default handler of uncaught exceptions kills it): it is logged, the
             // events stay queued and the next delivery tries again.
-            Thread thread = Thread.currentThread();
-            thread.getUncaughtExceptionHandler().uncaughtException(thread, bug);
+            LOG.log(Level.SEVERE, "reading-progress: a task of the reporter failed", bug);
         }
     }
 
@@ -279,9 +272,8 @@ public final class Reporter implements AutoCloseable {
         try {
             listener.onReport(report);
         } catch (RuntimeException thrown) {
-            // The app's listener failed; delivery goes on, and the app's handler is told.
-            Thread thread = Thread.currentThread();
-            thread.getUncaughtExceptionHandler().uncaughtException(thread, thrown);
+            // The app's listener failed: logged, and delivery goes on.
+            LOG.log(Level.WARNING, "reading-progress: the delivery listener threw", thrown);
         }
     }
 
