@@ -132,9 +132,21 @@ public final class Reporter implements AutoCloseable {
         });
     }
 
-    /** The reader id of the events queued from now on; null for none (the service derives one). */
+    /**
+     * The reader id of the events queued from now on; null for none (the service derives one). A
+     * different reader ends the open views (what they have not reported goes as the reader before):
+     * the next geometry of an article starts the new reader's view of it.
+     */
     public void setReader(String reader) {
-        onState(() -> this.reader = reader);
+        long now = clock.nowMillis();
+        onState(() -> {
+            if (Objects.equals(reader, this.reader)) return;
+            for (String article : new TreeSet<>(views.keySet())) {
+                cancelRestCheck(article);
+                enqueue(views.remove(article).finish(now, appState == AppState.ACTIVE), article);
+            }
+            this.reader = reader;
+        });
     }
 
     /**

@@ -195,6 +195,25 @@ class DeliveryTest {
     }
 
     @Test
+    @DisplayName("another reader ends the open views: each reader's view of an article is counted as its own")
+    void readers() throws Exception {
+        try (Rig rig = new Rig()) {
+            for (String reader : new String[] {"r-a", "r-b", "r-c"}) {
+                rig.reporter.setReader(reader);
+                rig.reporter.record(page(0), "/shared");
+                rig.reporter.record(page(0), "/shared");
+            }
+            // The same reader again changes nothing: its view goes on.
+            rig.reporter.setReader("r-c");
+            rig.reporter.record(page(0), "/shared");
+            assertEquals(0, (int) rig.reporter.flush().get());
+            Map<?, ?> stats = rig.server.stats("/shared");
+            assertEquals(3.0, stats.get("readers"));
+            assertEquals(3.0, stats.get("events"));
+        }
+    }
+
+    @Test
     @DisplayName("geometry the service would refuse throws at once and queues nothing")
     void invalidGeometry() throws Exception {
         try (Rig rig = new Rig()) {
