@@ -6,7 +6,9 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -88,7 +90,7 @@ final class Delivery {
     void enqueue(List<ViewTracker.Draft> drafts, String article, String reader) {
         if (stopped || drafts.isEmpty()) return;
         for (ViewTracker.Draft draft : drafts) {
-            String id = java.util.UUID.randomUUID().toString();
+            String id = UUID.randomUUID().toString();
             byte[] data = WireEvent.encode(id, draft.time, article, reader, draft.snapshot, draft.engagedMs,
                     configuration.device, configuration.source);
             String name = queue.makeName();
@@ -149,7 +151,7 @@ final class Delivery {
         }
         inFlight = names;
         byte[] body = WireEvent.batchBody(objects);
-        network.execute(() -> {
+        Runnable request = () -> {
             BatchOutcome outcome;
             try {
                 TransportResponse response = transport.post(body, configuration.eventsURL(),
@@ -166,7 +168,14 @@ final class Delivery {
                 settle(batch, answered);
                 deliverNext();
             });
-        });
+        };
+        try {
+            network.execute(request);
+        } catch (RejectedExecutionException closing) {
+            // The reporter is being closed: the batch stays queued, on disk, for the next run.
+            inFlight = Collections.emptySet();
+            endDelivery();
+        }
     }
 
     private void endDelivery() {
