@@ -18,6 +18,9 @@ ensure_packages() {
 # The packages every build needs.
 BUILD_PACKAGES=(libmicrohttpd-dev libsqlite3-dev zlib1g-dev libpq-dev pkg-config)
 
+# The JDK and JUnit 5 (its console launcher), for the Android client (scripts/check-android-client).
+JAVA_PACKAGES=(openjdk-17-jdk-headless junit5)
+
 # The schemathesis release that scripts/test runs. Its CLI and config changed between 3.x and 4.x;
 # scripts/conformance/ is written for 4.x.
 SCHEMATHESIS_VERSION=4.32.5
