@@ -37,6 +37,8 @@ extension EventJournal {
         whole.withUnsafeBytes {
             destination.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: copied)
         }
+        // A fault: whether the partial bytes reach the file or not, they are held as a failed
+        // write and cut off (or, when the cut fails, held until it succeeds).
         try? segment.write(copied)
         segment.holdFailedWrite(of: copied)
         try? cutFailedWrite(segment)

@@ -18,6 +18,8 @@ extension EventJournal {
         var truncateFails = false
         /// The next ``sync()`` fails with `EIO`, as an `fdatasync` on a failing disk does.
         var syncFails = false
+        /// Syncing the journal's folder after a new segment fails with `EIO`.
+        var directorySyncFails = false
     }
 
     /// Sets the failures to inject (a test hook).

@@ -1,3 +1,4 @@
+internal import CSystem
 import Foundation
 import ProgressStore
 
@@ -151,6 +152,8 @@ final class EventJournal: @unchecked Sendable {
         do {
             try active.write(frameBytes)
         } catch {
+            // The write's error is the one to report; a cut that fails too is remembered by the
+            // segment, which refuses appends until a later cut succeeds.
             try? cutFailedWrite(active)
             throw error
         }
@@ -254,10 +257,22 @@ final class EventJournal: @unchecked Sendable {
             let name = prefix + String(nextSeq)
             fd = open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             path = name
-            if fd >= 0, durableAcrossPowerLoss { Self.syncDirectory(of: name) }
+            if fd >= 0, durableAcrossPowerLoss {
+                do throws(StoreError) {
+                    try syncDirectory(of: name)
+                } catch {
+                    // Entries acknowledged in a file whose name a power cut could take away
+                    // would be lost with it: no segment, and the active one stays active.
+                    _ = Foundation.close(fd)
+                    _ = unlink(name)
+                    throw error
+                }
+            }
         } else {
             var template = Array((NSTemporaryDirectory() + "/reading-progress-journal.XXXXXX").utf8CString)
-            fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            // Close-on-exec, as every descriptor the store opens: a child process must not
+            // inherit the journal.
+            fd = template.withUnsafeMutableBufferPointer { csystem_mkstemp_cloexec($0.baseAddress!) }
             if fd >= 0 { template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) } }
         }
         guard fd >= 0 else { throw Self.error("cannot create an event journal segment") }
