@@ -77,6 +77,13 @@ public final class PostgresStore: ProgressStore {
         try Self.upkeep(pool: pool, options: options)
     }
 
+    /// Connects to the database at `uri` (see ``init(uri:options:)``) and starts the store.
+    public static func open(uri: String, options: Options = Options()) throws(StoreError) -> PostgresStore {
+        let store = try PostgresStore(uri: uri, options: options)
+        try store.start()
+        return store
+    }
+
     /// Makes today's and tomorrow's salts, so that deriving a reader id waits on no write, and
     /// starts the committers and the folder. Call once.
     public func start() throws(StoreError) {

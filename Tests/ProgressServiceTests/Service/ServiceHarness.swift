@@ -19,7 +19,7 @@ final class ServiceUnderTest {
     let service: ProgressService
 
     init(_ configuration: ServiceConfiguration = ServiceConfiguration()) throws {
-        store = try EmbeddedStore(
+        store = try EmbeddedStore.open(
             path: ":memory:", options: EmbeddedStore.Options(clock: { ServiceUnderTest.nowMs }))
         service = ProgressService(
             configuration: configuration, store: store, clock: { ServiceUnderTest.nowMs })
