@@ -25,6 +25,13 @@ final class ServiceUnderTest {
             configuration: configuration, store: store, clock: { ServiceUnderTest.nowMs })
     }
 
+    /// The service over `store` (closed with the harness).
+    init(store: EmbeddedStore, _ configuration: ServiceConfiguration = ServiceConfiguration()) {
+        self.store = store
+        service = ProgressService(
+            configuration: configuration, store: store, clock: { ServiceUnderTest.nowMs })
+    }
+
     deinit {
         store.close()
     }
