@@ -70,14 +70,17 @@ let package = Package(
         .testTarget(name: "ProgressCoreTests", dependencies: ["ProgressCore"], swiftSettings: strict),
         .testTarget(name: "ProgressStoreTests", dependencies: ["ProgressStore"], swiftSettings: strict),
         .testTarget(
-            name: "EmbeddedStoreTests", dependencies: ["EmbeddedStore", "ProgressStore"], swiftSettings: strict),
+            name: "EmbeddedStoreTests", dependencies: ["EmbeddedStore", "ProgressStore"],
+            swiftSettings: strict),
         .testTarget(
             name: "StoreConformanceTests", dependencies: ["EmbeddedStore", "PostgresStore", "ProgressStore"],
             swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
         .testTarget(
             name: "ProgressServiceTests",
-            dependencies: ["ProgressService", "ProgressStore", "EmbeddedStore", "HTTPServer", "ProgressCore"],
+            dependencies: [
+                "ProgressService", "ProgressStore", "EmbeddedStore", "HTTPServer", "ProgressCore",
+            ],
             swiftSettings: strict),
         .testTarget(name: "EndToEndTests", swiftSettings: strict),
         .testTarget(

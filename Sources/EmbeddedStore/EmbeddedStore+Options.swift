@@ -42,7 +42,8 @@ extension EmbeddedStore {
             idRetentionMs: Int64 = 86_400_000, pruneIntervalMs: Int64 = 60_000, fsyncEachCommit: Bool = false,
             checkpointIntervalMs: Int64 = 30_000, snapshotPartBytes: Int = 64 << 20,
             positionedJournalWrites: Bool? = nil, retentionDays: Int = 0,
-            clock: @escaping @Sendable () -> Int64 = wallClockMs, logger: @escaping StoreLogger = silentStoreLogger
+            clock: @escaping @Sendable () -> Int64 = wallClockMs,
+            logger: @escaping StoreLogger = silentStoreLogger
         ) {
             self.journalCapacityBytes = nil
             self.busyTimeoutMs = busyTimeoutMs

@@ -124,10 +124,12 @@ public final class EmbeddedStore: ProgressStore {
     /// the checkpointer — which makes each next day's salt ahead of it and runs the hourly upkeep
     /// — and, when every commit is fsynced, the sync thread. Call once.
     public func start() throws(StoreError) {
-        guard !started.withLock({ started in
-            defer { started = true }
-            return started
-        }) else { return }
+        guard
+            !started.withLock({ started in
+                defer { started = true }
+                return started
+            })
+        else { return }
         try salts.prepare(today: Self.day(ofMs: options.clock()))
         writer.start()
         let (writer, salts, options) = (self.writer, self.salts, self.options)

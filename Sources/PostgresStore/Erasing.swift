@@ -17,7 +17,8 @@ enum Erasing {
         for row in 0..<rows.rowCount {
             let article = rows.string(row, 0)
             let pair = PairFigures(
-                maxProgress: try rows.double(row, 1), maxSeen: try rows.double(row, 2), scrollable: try rows.bool(row, 3))
+                maxProgress: try rows.double(row, 1), maxSeen: try rows.double(row, 2),
+                scrollable: try rows.bool(row, 3))
             aggregates[article]?.drop(pair)
             aggregates[article]?.events -= try rows.int64(row, 4)
             aggregates[article]?.engagedMs -= try rows.int64(row, 5)

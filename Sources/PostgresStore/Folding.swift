@@ -147,7 +147,8 @@ enum Folding {
         var figures: [PairKey: PairFigures] = [:]
         for row in 0..<rows.rowCount {
             figures[PairKey(article: rows.string(row, 0), reader: rows.string(row, 1))] = PairFigures(
-                maxProgress: try rows.double(row, 2), maxSeen: try rows.double(row, 3), scrollable: try rows.bool(row, 4))
+                maxProgress: try rows.double(row, 2), maxSeen: try rows.double(row, 3),
+                scrollable: try rows.bool(row, 4))
         }
         return figures
     }

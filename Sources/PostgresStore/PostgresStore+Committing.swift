@@ -35,7 +35,8 @@ extension PostgresStore {
 
     /// Commits `group` — in one transaction when ids must be claimed first, else in one
     /// statement — and returns each append's counts.
-    private static func write(_ group: [Append], on connection: PGConnection, options: Options) throws(StoreError)
+    private static func write(_ group: [Append], on connection: PGConnection, options: Options)
+        throws(StoreError)
         -> [AppendResult]
     {
         let now = options.clock()
@@ -79,8 +80,7 @@ extension PostgresStore {
     /// each is marked seen now. Sorted, so that two committers lock ids in one order.
     private static func freshIDs(
         in group: [Append], at now: Int64, on connection: PGConnection, options: Options
-    ) throws(StoreError) -> Set<Folding.IDKey>
-    {
+    ) throws(StoreError) -> Set<Folding.IDKey> {
         var keys: Set<Folding.IDKey> = []
         for append in group {
             for event in append.events {

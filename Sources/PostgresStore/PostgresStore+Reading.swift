@@ -29,7 +29,8 @@ extension PostgresStore {
         guard !head.isNull(0, 0) else { return }
         let last = try head.int64(0, 0)
         if try Self.foldWhatIsThere(connection, wait: false) { return }
-        let left = try connection.execute("SELECT EXISTS (SELECT 1 FROM rp_log WHERE seq <= $1)", [.int(last)])
+        let left = try connection.execute(
+            "SELECT EXISTS (SELECT 1 FROM rp_log WHERE seq <= $1)", [.int(last)])
         guard try left.bool(0, 0) else { return }
         do throws(StoreError) {
             try connection.transaction { () throws(StoreError) in
@@ -161,7 +162,8 @@ extension PostgresStore {
             ReaderSummary(
                 reader: rows.string(row, 0), maxProgress: try rows.double(row, 1),
                 maxSeenDepth: try rows.double(row, 2),
-                scrollable: try rows.bool(row, 3), events: try rows.int64(row, 4), engagedMs: try rows.int64(row, 5),
+                scrollable: try rows.bool(row, 3), events: try rows.int64(row, 4),
+                engagedMs: try rows.int64(row, 5),
                 firstMs: try rows.int64(row, 6), lastMs: try rows.int64(row, 7))
         }
     }

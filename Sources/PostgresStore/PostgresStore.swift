@@ -35,7 +35,8 @@ public final class PostgresStore: ProgressStore {
         public init(
             readConnections: Int = 4, committers: Int = 2, idRetentionMs: Int64 = 86_400_000,
             retentionDays: Int = 0,
-            clock: @escaping @Sendable () -> Int64 = wallClockMs, logger: @escaping StoreLogger = silentStoreLogger
+            clock: @escaping @Sendable () -> Int64 = wallClockMs,
+            logger: @escaping StoreLogger = silentStoreLogger
         ) {
             self.readConnections = readConnections
             self.committers = committers
@@ -72,7 +73,8 @@ public final class PostgresStore: ProgressStore {
         }
         self.committers = committers
         commits = GroupCommitQueue(
-            name: "postgres committer", workers: committers.count, maxWeight: 20_000, weight: { $0.events.count })
+            name: "postgres committer", workers: committers.count, maxWeight: 20_000,
+            weight: { $0.events.count })
         folder = Folder(pool: pool, options: options, salts: salts)
         try Self.upkeep(pool: pool, options: options)
     }
@@ -87,10 +89,12 @@ public final class PostgresStore: ProgressStore {
     /// Makes today's and tomorrow's salts, so that deriving a reader id waits on no write, and
     /// starts the committers and the folder. Call once.
     public func start() throws(StoreError) {
-        guard !started.withLock({ started in
-            defer { started = true }
-            return started
-        }) else { return }
+        guard
+            !started.withLock({ started in
+                defer { started = true }
+                return started
+            })
+        else { return }
         try folder.makeSaltsAhead()
         let (committers, options, flags, folder) = (self.committers, self.options, self.flags, self.folder)
         commits.start(

@@ -83,7 +83,8 @@ struct EmbeddedStoreLifecycleTests {
 
     private func journalFiles(_ databasePath: String) throws -> [String] {
         let folder = URL(fileURLWithPath: databasePath).deletingLastPathComponent().path
-        return try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains("-journal.") }.sorted()
+        return try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains("-journal.") }
+            .sorted()
     }
 }
 

@@ -91,7 +91,8 @@ struct EmbeddedStorePrivacyTests {
             event("/old-only", "old-reader-kq", at: Self.now - 9 * dayMs),
         ])
         store.close()
-        let reopened = try EmbeddedStore.open(path: folder.databasePath, options: options(clock, retentionDays: 7))
+        let reopened = try EmbeddedStore.open(
+            path: folder.databasePath, options: options(clock, retentionDays: 7))
         defer { reopened.close() }
         let readers = try #require(try reopened.readers(of: "/r", in: .allTime))
         #expect(readers.map(\.reader) == ["both"])

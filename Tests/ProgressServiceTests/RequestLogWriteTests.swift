@@ -47,7 +47,9 @@ struct RequestLogWriteTests {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         let deadline = Date().addingTimeInterval(5)
-        while !String(decoding: received, as: UTF8.self).contains("the line after the signal"), Date() < deadline {
+        while !String(decoding: received, as: UTF8.self).contains("the line after the signal"),
+            Date() < deadline
+        {
             var ready = pollfd(fd: reader, events: Int16(POLLIN), revents: 0)
             guard poll(&ready, 1, 100) > 0 else { continue }
             let count = buffer.withUnsafeMutableBytes { read(reader, $0.baseAddress, $0.count) }

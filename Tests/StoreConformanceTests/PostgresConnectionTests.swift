@@ -64,7 +64,8 @@ struct PostgresConnectionTests {
         defer { try? drop(name, admin: admin) }
         let connection = try PGConnection(uri: uri, connectNow: true)
         defer { connection.close() }
-        let text = try connection.execute("SELECT NULL::int8, 'abc', 1.5::float8, NULL::bool, 'yes', 12::int8")
+        let text = try connection.execute(
+            "SELECT NULL::int8, 'abc', 1.5::float8, NULL::bool, 'yes', 12::int8")
         #expect(throws: StoreError.self) { try text.int64(0, 0) }
         #expect(throws: StoreError.self) { try text.int64(0, 1) }
         #expect(throws: StoreError.self) { try text.double(0, 1) }

@@ -21,7 +21,9 @@ final class PGConnection: @unchecked Sendable {
 
     /// A connection to `uri`, made at the first call (or now, with `connectNow`), backing off
     /// with the other connections that share `reconnection`.
-    init(uri: String, reconnection: Reconnection = Reconnection(), connectNow: Bool = false) throws(StoreError) {
+    init(uri: String, reconnection: Reconnection = Reconnection(), connectNow: Bool = false)
+        throws(StoreError)
+    {
         self.uri = uri
         self.reconnection = reconnection
         if connectNow { try connect() }

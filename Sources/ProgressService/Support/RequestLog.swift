@@ -143,7 +143,8 @@ public final class RequestLog: Sendable {
                         line.byte(0x0A)
                     }
                 }
-                Self.writeAll(fd, UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[..<line.count])))
+                Self.writeAll(
+                    fd, UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[..<line.count])))
             }
         }
     }

@@ -20,7 +20,8 @@ package final class GroupCommitQueue<Item: Sendable>: Sendable {
     /// A queue of `workers` threads named after `name`, each taking groups of at most
     /// `maxWeight` by `weight` (but always at least one item).
     package init(
-        name: String, workers: Int = 1, maxWeight: Int = .max, weight: @escaping @Sendable (Item) -> Int = { _ in 1 }
+        name: String, workers: Int = 1, maxWeight: Int = .max,
+        weight: @escaping @Sendable (Item) -> Int = { _ in 1 }
     ) {
         self.name = name
         self.workers = max(1, workers)

@@ -10,7 +10,8 @@ import Testing
 struct HealthProblemTests {
     @Test("a checkpoint that keeps failing turns /healthz to 200 degraded, naming why, and back to ok")
     func degradedNamesTheCause() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("health-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "health-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("store.sqlite3").path
         let store = try EmbeddedStore.open(
