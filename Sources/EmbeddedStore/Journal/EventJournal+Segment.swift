@@ -246,7 +246,7 @@ extension EventJournal {
         let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw Self.error("cannot open the event journal's folder to sync it") }
         defer { _ = Foundation.close(fd) }
-        if faults.directorySyncFails {
+        if hooks.faults.directorySyncFails {
             errno = EIO
         } else if fsync(fd) == 0 {
             return

@@ -11,7 +11,7 @@ extension EventJournal {
     /// hold `lock`.
     func cutFailedWrite(_ segment: Segment) throws(StoreError) {
         guard segment.holdsFailedWrite else { return }
-        guard !faults.truncateFails else {
+        guard !hooks.faults.truncateFails else {
             throw StoreError.posix(
                 EIO,
                 "cutting a failed write off the event journal failed; no appends until it works")

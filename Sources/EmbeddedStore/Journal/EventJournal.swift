@@ -63,13 +63,9 @@ final class EventJournal: @unchecked Sendable {
     let syncLock = NSLock()
     var segments: [Segment] = []
     var nextSeq: Int64 = 1
-    /// A test hook: appends that would take the journal's total size past this fail as if the
-    /// disk were full.
-    var capacityBytes: Int64?
-    /// A test hook: runs at the start of each ``sync()``, on the syncing thread.
-    var beforeSync: (@Sendable () -> Void)?
-    /// A test hook: failures a failing disk could give (see ``Faults``).
-    var faults = Faults()
+    /// What tests set to make the disk look full or failing; empty in production (see
+    /// ``TestHooks``).
+    var hooks = TestHooks()
     /// Why a sync failed, once one has: from then on every append and sync fails with it, until
     /// a restart reads the files again (see ``sync()``).
     var syncFailure: StoreError?
@@ -138,13 +134,15 @@ final class EventJournal: @unchecked Sendable {
         if let syncFailure { throw syncFailure }
         try cutFailedWrite(active)
         let frameBytes = Self.headerBytes + payload.count
-        if let capacityBytes, segments.reduce(0, { $0 + $1.end }) + Int64(frameBytes) > capacityBytes {
+        if let capacityBytes = hooks.capacityBytes,
+            segments.reduce(0, { $0 + $1.end }) + Int64(frameBytes) > capacityBytes
+        {
             throw StoreError.posix(ENOSPC, "the event journal is full (test capacity)")
         }
         let destination = try active.room(for: frameBytes, mappingAtLeast: segmentBytes)
         let seq = nextSeq
-        if let stop = faults.writeStopsAfter {
-            faults.writeStopsAfter = nil
+        if let stop = hooks.faults.writeStopsAfter {
+            hooks.faults.writeStopsAfter = nil
             try failPartway(
                 active, into: destination, after: stop, seq: seq, committedMs: committedMs, payload)
         }
