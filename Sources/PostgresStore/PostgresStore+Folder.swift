@@ -13,6 +13,7 @@ extension PostgresStore {
         private let pool: ConnectionPool
         private let options: Options
         private let salts: SaltCache
+        private let flags: Flags
         // `condition` guards everything below.
         private let condition = NSCondition()
         private var woken = false
@@ -25,10 +26,11 @@ extension PostgresStore {
         /// The least time from one fold to the next.
         static let spacingSeconds = 0.05
 
-        init(pool: ConnectionPool, options: Options, salts: SaltCache) {
+        init(pool: ConnectionPool, options: Options, salts: SaltCache, flags: Flags) {
             self.pool = pool
             self.options = options
             self.salts = salts
+            self.flags = flags
         }
 
         /// Why the last fold failed, or `nil` when it did not.
@@ -134,7 +136,11 @@ extension PostgresStore {
             switch outcome {
             case .success: cause = nil
             case .failure(let error) where error == .closed: return
-            case .failure(let error): cause = "\(error)"
+            case .failure(let error):
+                cause = "\(error)"
+                // The database is out of reach: so it is for the next append too, and `/healthz`
+                // says so (and probes) rather than answering 200 while writes would fail.
+                if case .postgres(nil) = error.cause { flags.writable.store(false, ordering: .relaxed) }
             }
             condition.lock()
             let was = lastFailure

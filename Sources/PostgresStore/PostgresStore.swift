@@ -75,7 +75,7 @@ public final class PostgresStore: ProgressStore {
         commits = GroupCommitQueue(
             name: "postgres committer", workers: committers.count, maxWeight: 20_000,
             weight: { $0.events.count })
-        folder = Folder(pool: pool, options: options, salts: salts)
+        folder = Folder(pool: pool, options: options, salts: salts, flags: flags)
         try Self.upkeep(pool: pool, options: options)
     }
 

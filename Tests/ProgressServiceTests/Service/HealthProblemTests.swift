@@ -1,4 +1,3 @@
-import EmbeddedStore
 import Foundation
 import ProgressStore
 import Testing
