@@ -41,6 +41,9 @@ final class ConnectionPool: @unchecked Sendable {
         return try body(connection)
     }
 
+    /// Callers waiting in line for a connection.
+    var waitingCount: Int { lock.withLock { waiters.count } }
+
     /// Closes the idle connections and wakes every caller in line (with ``StoreError/closed``);
     /// connections in use are closed when they come back. Waits up to `seconds` for them;
     /// whether they all came back.

@@ -1,5 +1,6 @@
 import Foundation
 import ProgressStore
+import Synchronization
 import Testing
 
 @testable import PostgresStore
@@ -56,6 +57,37 @@ struct PostgresConnectionTests {
         }
         #expect(held?.isConnected == false)
         #expect(eventually { (try? sessions(name, admin: admin)) == 0 })
+    }
+
+    @Test("callers who find every connection taken get them in the order they came")
+    func connectionsInLine() throws {
+        let (name, uri, admin) = try database()
+        defer { try? drop(name, admin: admin) }
+        let pool = try ConnectionPool(uri: uri, size: 1, reconnection: Reconnection())
+        defer { pool.close() }
+        let order = Mutex<[Int]>([])
+        let release = DispatchSemaphore(value: 0)
+        let held = DispatchSemaphore(value: 0)
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) {
+            _ = try? pool.withConnection { (_) throws(StoreError) in
+                held.signal()
+                release.wait()
+            }
+        }
+        held.wait()
+        for caller in 0..<3 {
+            DispatchQueue.global().async(group: group) {
+                _ = try? pool.withConnection { (connection) throws(StoreError) in
+                    try connection.execute("SELECT 1")
+                    order.withLock { $0.append(caller) }
+                }
+            }
+            #expect(eventually { pool.waitingCount == caller + 1 })
+        }
+        release.signal()
+        #expect(group.wait(timeout: .now() + 10) == .success)
+        #expect(order.withLock { $0 } == [0, 1, 2])
     }
 
     @Test("a NULL or a value that is not a number is an error, never 0")
