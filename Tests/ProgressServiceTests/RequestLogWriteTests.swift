@@ -59,6 +59,33 @@ struct RequestLogWriteTests {
         #expect(arrived, "\(received.count - filled) bytes came after the \(filled) that filled the pipe")
         logger.join()
     }
+
+    @Test("stop writes out the request lines still waiting, and the flusher with them stops")
+    func stopFlushes() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        let (reader, writer) = (fds[0], fds[1])
+        defer {
+            _ = close(reader)
+            _ = close(writer)
+        }
+        let log = RequestLog(enabled: true, fd: writer)
+        log.start()
+        log.request(
+            method: "GET", route: .unmatched, status: 404, nanoseconds: 1_000, endedAt: MonotonicClock.now())
+        log.stop(within: 5)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var ready = pollfd(fd: reader, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&ready, 1, 0) == 1, "the line is out as soon as stop returns")
+        let count = buffer.withUnsafeMutableBytes { read(reader, $0.baseAddress, $0.count) }
+        #expect(
+            String(decoding: buffer[..<max(0, count)], as: UTF8.self).hasSuffix(
+                " GET unmatched 404 0.001ms\n"))
+        // Stopped: a later record waits for a flush nobody makes.
+        log.request(
+            method: "GET", route: .unmatched, status: 404, nanoseconds: 1_000, endedAt: MonotonicClock.now())
+        #expect(poll(&ready, 1, 300) == 0)
+    }
 }
 
 /// A thread that runs `body` once, that a test can send signals to; it stays alive (so that a
