@@ -29,6 +29,8 @@ let package = Package(
         .systemLibrary(name: "CLibFuzzer"),
         // __builtin_prefetch, for the index's hash tables.
         .systemLibrary(name: "CPrefetch"),
+        // mallopt and mkostemp, which the Glibc module leaves out.
+        .systemLibrary(name: "CSystem"),
 
         .target(name: "ProgressCore", swiftSettings: strict),
         // The iOS client: delivery in Foundation alone (tested on Linux), SwiftUI views on top.
@@ -38,7 +40,7 @@ let package = Package(
             swiftSettings: strict),
         .target(name: "ProgressStore", swiftSettings: strict),
         .target(
-            name: "EmbeddedStore", dependencies: ["ProgressStore", "CSQLite", "CPrefetch"],
+            name: "EmbeddedStore", dependencies: ["ProgressStore", "CSQLite", "CPrefetch", "CSystem"],
             swiftSettings: strict),
         .target(name: "PostgresStore", dependencies: ["ProgressStore", "CLibPQ"], swiftSettings: strict),
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], swiftSettings: strict),
@@ -50,7 +52,9 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(
             name: "reading-progress",
-            dependencies: ["ProgressService", "ProgressStore", "EmbeddedStore", "PostgresStore", "HTTPServer"],
+            dependencies: [
+                "ProgressService", "ProgressStore", "EmbeddedStore", "PostgresStore", "HTTPServer", "CSystem",
+            ],
             swiftSettings: strict),
         .executableTarget(
             name: "bench-ceiling", dependencies: ["CMicroHTTPD", "HTTPServer"], swiftSettings: strict),
@@ -66,14 +70,17 @@ let package = Package(
         .testTarget(name: "ProgressCoreTests", dependencies: ["ProgressCore"], swiftSettings: strict),
         .testTarget(name: "ProgressStoreTests", dependencies: ["ProgressStore"], swiftSettings: strict),
         .testTarget(
-            name: "EmbeddedStoreTests", dependencies: ["EmbeddedStore", "ProgressStore"], swiftSettings: strict),
+            name: "EmbeddedStoreTests", dependencies: ["EmbeddedStore", "ProgressStore"],
+            swiftSettings: strict),
         .testTarget(
             name: "StoreConformanceTests", dependencies: ["EmbeddedStore", "PostgresStore", "ProgressStore"],
             swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
         .testTarget(
             name: "ProgressServiceTests",
-            dependencies: ["ProgressService", "ProgressStore", "EmbeddedStore", "HTTPServer", "ProgressCore"],
+            dependencies: [
+                "ProgressService", "ProgressStore", "EmbeddedStore", "HTTPServer", "ProgressCore",
+            ],
             swiftSettings: strict),
         .testTarget(name: "EndToEndTests", swiftSettings: strict),
         .testTarget(

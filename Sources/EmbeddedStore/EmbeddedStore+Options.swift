@@ -1,12 +1,12 @@
 import Foundation
-import ProgressStore
+public import ProgressStore
 
 extension EmbeddedStore {
-    /// Tuning and test hooks for ``EmbeddedStore``; the defaults suit production.
+    /// Tuning for ``EmbeddedStore``; the defaults suit production.
     public struct Options: Sendable {
         /// Caps the event journal's size so tests can make the store "full" and see how a full
-        /// disk behaves (0 refuses every append). `nil`: only the disk limits it.
-        public var journalCapacityBytes: Int64?
+        /// disk behaves (0 refuses every append). `nil`: only the disk limits it. A test hook.
+        package var journalCapacityBytes: Int64?
         /// How long a connection waits for a lock held by another (a checkpoint, another process).
         public var busyTimeoutMs: Int32
         /// How long an event id is remembered at least (24 hours, docs/api.md), and half of how
@@ -34,15 +34,18 @@ extension EmbeddedStore {
         public var retentionDays: Int
         /// The wall clock in ms since the epoch, against which event ids age. Tests move it.
         public var clock: @Sendable () -> Int64
+        /// Where the store says what went wrong in the background (a checkpoint that failed).
+        public var logger: StoreLogger
 
         public init(
-            journalCapacityBytes: Int64? = nil, busyTimeoutMs: Int32 = 5_000,
+            busyTimeoutMs: Int32 = 5_000,
             idRetentionMs: Int64 = 86_400_000, pruneIntervalMs: Int64 = 60_000, fsyncEachCommit: Bool = false,
             checkpointIntervalMs: Int64 = 30_000, snapshotPartBytes: Int = 64 << 20,
             positionedJournalWrites: Bool? = nil, retentionDays: Int = 0,
-            clock: @escaping @Sendable () -> Int64 = Options.wallClockMs
+            clock: @escaping @Sendable () -> Int64 = wallClockMs,
+            logger: @escaping StoreLogger = silentStoreLogger
         ) {
-            self.journalCapacityBytes = journalCapacityBytes
+            self.journalCapacityBytes = nil
             self.busyTimeoutMs = busyTimeoutMs
             self.idRetentionMs = idRetentionMs
             self.pruneIntervalMs = pruneIntervalMs
@@ -52,17 +55,13 @@ extension EmbeddedStore {
             self.positionedJournalWrites = positionedJournalWrites
             self.retentionDays = retentionDays
             self.clock = clock
+            self.logger = logger
         }
 
         /// The first UTC day kept at `ms` since the epoch, or nil when every day is.
         func firstKeptDay(atMs ms: Int64) -> Int32? {
             guard retentionDays > 0 else { return nil }
             return EmbeddedStore.day(ofMs: ms) - Int32(clamping: retentionDays) + 1
-        }
-
-        /// Milliseconds since the epoch by the system clock.
-        @Sendable public static func wallClockMs() -> Int64 {
-            Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
         }
     }
 }

@@ -47,8 +47,9 @@ extension EmbeddedStore {
         isClosed ? nil : index.version(of: article)
     }
 
-    /// See ``ProgressStore/salt(forDay:completion:)``: from the database's `salts` table, made
-    /// and saved there the first time a day's is asked for.
+    /// See ``ProgressStore/salt(forDay:completion:)``: from memory for today and tomorrow (made
+    /// and saved ahead, see ``start()``); another day's is read from the database's `salts` table,
+    /// or made and saved there, on the caller's thread.
     public func salt(
         forDay day: Int32, completion: @escaping @Sendable (Result<DailySalt, StoreError>) -> Void
     ) {

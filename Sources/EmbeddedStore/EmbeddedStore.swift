@@ -8,8 +8,12 @@ public import ProgressStore
 /// entry (copied into its shared mapping), folds them into the in-memory index every read is
 /// served from, and completes — on the calling thread, before it returns, unless every commit
 /// is fsynced (then on the sync thread, after the group's `fdatasync`). A checkpointer thread
-/// saves the articles that changed into the database and cuts the journal; start-up loads the
+/// saves the articles that changed into the database and cuts the journal; opening loads the
 /// saved articles and replays the journal entries after the checkpoint.
+///
+/// `init` opens and loads, and starts no thread; ``start()`` starts the checkpointer (and the
+/// sync thread when every commit is fsynced), ``close()`` stops them. ``open(path:options:)``
+/// does both of the first.
 ///
 /// Completions may run on the sync thread: keep them short.
 public final class EmbeddedStore: ProgressStore {
@@ -28,25 +32,23 @@ public final class EmbeddedStore: ProgressStore {
     let readQueue = DispatchQueue(label: "reading-progress.embedded-store.reads", attributes: .concurrent)
     private let writable = Flag(true)
     private let closed = Locked(false)
+    private let started = Locked(false)
     /// An exclusive `flock` on `<path>.lock`, held while open: two processes appending to one
     /// journal and checkpointing into one database would lose events. (`nil` in memory.) Let go
     /// of at ``close()``, and when an `init` that took it fails.
     private let lockFile: LockFile?
 
-    /// Opens (creating if needed, with its parent folder) the database at `path`; `:memory:`
-    /// makes a private in-memory database that lives until ``close()``.
-    public convenience init(path: String) throws(StoreError) {
-        try self.init(path: path, options: Options())
+    /// Opens the store at `path` (see ``init(path:options:)``) and starts it.
+    public static func open(path: String, options: Options = Options()) throws(StoreError) -> EmbeddedStore {
+        let store = try EmbeddedStore(path: path, options: options)
+        try store.start()
+        return store
     }
 
-    /// Like ``init(path:)``, capping the event journal at `journalCapacityBytes` (a test hook
-    /// that simulates a full disk; 0 refuses every append).
-    public convenience init(path: String, journalCapacityBytes: Int64?) throws(StoreError) {
-        try self.init(path: path, options: Options(journalCapacityBytes: journalCapacityBytes))
-    }
-
-    /// Opens the database at `path` with `options`.
-    public init(path: String, options: Options) throws(StoreError) {
+    /// Opens (creating if needed, with its parent folder) the database at `path` with
+    /// `options`, loads what it holds and replays the journal; `:memory:` makes a private
+    /// in-memory database that lives until ``close()``. Starts no thread: ``start()`` does.
+    public init(path: String, options: Options = Options()) throws(StoreError) {
         self.path = path
         self.options = options
         self.isInMemory = path == ":memory:"
@@ -107,20 +109,54 @@ public final class EmbeddedStore: ProgressStore {
         // Days before the retention window leave at start-up: from memory here, from the files
         // with a checkpoint right away — as what replayed erasures took does.
         let expired = options.firstKeptDay(atMs: options.clock()).map { writer.dropDays(before: $0) } ?? 0
-        if expired > 0 || !erasures.isEmpty,
-            (try? checkpointer.checkpoint(writer.capture(changedSince: checkpointer.savedVersions))) != nil
-        {
-            journal.removeSegments(foldedThrough: checkpointer.foldedSeq)
+        if expired > 0 || !erasures.isEmpty {
+            do throws(StoreError) {
+                try checkpointer.checkpoint(writer.capture(changedSince: checkpointer.savedVersions))
+                journal.removeSegments(foldedThrough: checkpointer.foldedSeq)
+            } catch {
+                // The journal still holds the erasures; the checkpointer saves them later.
+                options.logger("the checkpoint after start-up's retention and erasures failed: \(error)")
+            }
         }
+    }
+
+    /// Makes today's and tomorrow's salts (so that no request waits on writing one), then starts
+    /// the checkpointer — which makes each next day's salt ahead of it and runs the hourly upkeep
+    /// — and, when every commit is fsynced, the sync thread. Call once.
+    public func start() throws(StoreError) {
+        guard
+            !started.withLock({ started in
+                defer { started = true }
+                return started
+            })
+        else { return }
+        try salts.prepare(today: Self.day(ofMs: options.clock()))
+        writer.start()
+        let (writer, salts, options) = (self.writer, self.salts, self.options)
         checkpointer.start(
             journal: journal, capture: { saved in writer.capture(changedSince: saved) },
-            upkeep: { [salts, options] in
+            upkeep: {
                 let now = options.clock()
-                try? salts.prune(today: Self.day(ofMs: now))
+                do throws(StoreError) {
+                    try salts.prune(today: Self.day(ofMs: now))
+                } catch {
+                    // Tried again at the next upkeep; meanwhile an expired salt stays a little longer.
+                    options.logger("cannot delete the expired salts: \(error)")
+                }
                 return options.firstKeptDay(atMs: now).map { writer.dropDays(before: $0) > 0 } ?? false
+            },
+            tick: {
+                do throws(StoreError) {
+                    try salts.prepare(today: Self.day(ofMs: options.clock()))
+                } catch {
+                    // Tried again within a second; a request meanwhile makes the salt itself.
+                    options.logger("cannot make the next day's salt ahead: \(error)")
+                }
             })
     }
 
+    /// A store dropped without ``close()`` (a test that failed half-way) still lets go of its
+    /// threads and files; the service always closes its store.
     deinit {
         close()
     }
@@ -159,13 +195,18 @@ public final class EmbeddedStore: ProgressStore {
 
     /// Caps the event journal at `bytes` (`nil`: no cap) — a test hook to fill the store and
     /// free it again; 0 refuses every append.
-    public func setJournalCapacity(_ bytes: Int64?) {
+    package func setJournalCapacity(_ bytes: Int64?) {
         journal.setCapacity(bytes)
     }
 
     var committedSeqValue: Int64 { journal.upcomingSeq - 1 }
     var checkpointSeq: Int64 { checkpointer.foldedSeq }
-    var checkpointFailing: Bool { checkpointer.failing.current }
+    var checkpointFailing: Bool { checkpointer.failure.current != nil }
+
+    /// See ``ProgressStore/healthProblem``: why checkpoints fail, while they do.
+    public var healthProblem: String? {
+        checkpointer.failure.current.map { "checkpoint failing: \($0)" }
+    }
 
     /// The UTC day of `ms` since the epoch.
     static func day(ofMs ms: Int64) -> Int32 { Int32(ms.floorDivided(by: 86_400_000)) }
@@ -184,21 +225,30 @@ public final class EmbeddedStore: ProgressStore {
     var sizeBytes: Int64 {
         guard !isInMemory else { return 0 }
         return [path, path + "-wal"].reduce(journal.sizeBytes) { total, file in
+            // A file that is not there (no write-ahead log yet) takes no room.
             let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size]) as? NSNumber
             return total + (size?.int64Value ?? 0)
         }
     }
 
-    /// Commits everything queued, stops the writer thread and closes every connection. Later
-    /// appends and reads fail with ``StoreError/closed``. Idempotent.
+    /// How long ``close()`` waits for the sync thread, then for a checkpoint under way.
+    static let stopSeconds = 20.0
+
+    /// Completes every append written (waiting for its fsync), stops the threads, saves a last
+    /// checkpoint and closes every file, in that order, each wait bounded by ``stopSeconds``
+    /// (logged when one runs out: the journal then holds what was not saved, as after a
+    /// `kill -9`). Later appends and reads fail with ``StoreError/closed``. Idempotent.
     public func close() {
         let wasClosed = closed.withLock { closed in
             defer { closed = true }
             return closed
         }
         guard !wasClosed else { return }
-        writer.close()
-        checkpointer.stop()
+        if !writer.close(within: Self.stopSeconds) {
+            options.logger("the journal's fsync did not finish within \(Self.stopSeconds) s")
+        }
+        // A checkpointer still at work keeps using the files: they stay open (and locked) for it.
+        guard checkpointer.stop(within: Self.stopSeconds) else { return }
         salts.close()
         journal.close()
         lockFile?.release()
@@ -231,44 +281,5 @@ public final class EmbeddedStore: ProgressStore {
         }
         // A plain path that happens to start with "file:" must not be read as a URI.
         return (path.hasPrefix("file:") ? "./" + path : path, url.path)
-    }
-}
-
-/// The store's lock file, `<path>.lock`, with an exclusive `flock` on it; let go of by
-/// ``release()`` or, at the latest, when dropped — also when the `init` that took it fails
-/// further on, so that this process can try again.
-private final class LockFile: Sendable {
-    private let fd: Locked<Int32>
-
-    /// Takes the lock file of the store at `path`, or explains who has it.
-    init(_ path: String) throws(StoreError) {
-        let fd = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw StoreError.posix(
-                errno, "cannot open \(path).lock: \(String(cString: strerror(errno)))")
-        }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            _ = Foundation.close(fd)
-            throw StoreError.posix(
-                EWOULDBLOCK, "\(path) is open in another process (\(path).lock is locked)")
-        }
-        self.fd = Locked(fd)
-    }
-
-    deinit {
-        release()
-    }
-
-    /// Unlocks and closes the file; idempotent. Unlocked first: a child process forked in the
-    /// meantime shares the open file until it executes, and closing alone would leave the lock
-    /// held by that share, so that the store could not be opened again at once.
-    func release() {
-        fd.withLock { fd in
-            if fd >= 0 {
-                _ = flock(fd, LOCK_UN)
-                _ = Foundation.close(fd)
-            }
-            fd = -1
-        }
     }
 }

@@ -54,16 +54,15 @@ final class StoreWriter: @unchecked Sendable {
         let now = options.clock()
         self.recentIDs = IDGenerations(generationMs: options.idRetentionMs, nowMs: now, previous: startupIDs)
         self.lastPruneMs = now
-        if options.fsyncEachCommit {
-            syncer = GroupCommitQueue(
-                name: "EmbeddedStore sync",
-                process: { [journal, writable] group in
-                    let outcome = Result { () throws(StoreError) in try journal.sync() }
-                    if case .failure = outcome { writable.set(false) }
-                    for request in group { request.complete(outcome) }
-                }, finish: {})
-        } else {
-            syncer = nil
+        syncer = options.fsyncEachCommit ? GroupCommitQueue(name: "EmbeddedStore sync") : nil
+    }
+
+    /// Starts the sync thread, when every commit is fsynced.
+    func start() {
+        syncer?.start { [journal, writable] _, group in
+            let outcome = Result { () throws(StoreError) in try journal.sync() }
+            if case .failure = outcome { writable.set(false) }
+            for request in group { request.complete(outcome) }
         }
     }
 
@@ -106,6 +105,8 @@ final class StoreWriter: @unchecked Sendable {
                 return seq
             }
         }
+        // The probe's answer is whether it took; why not is the append's or sync's error,
+        // which the next append reports in full.
         var ok = (try? outcome.get()) != nil
         if ok, syncer != nil { ok = (try? journal.sync()) != nil }
         writable.set(ok)
@@ -119,7 +120,13 @@ final class StoreWriter: @unchecked Sendable {
     /// still there: see ``EventJournal/rotate()``).
     func capture(changedSince saved: [ExactKey: UInt64]) -> CheckpointCapture {
         lock.withLock {
-            try? journal.rotate()
+            do throws(StoreError) {
+                try journal.rotate()
+            } catch {
+                // The checkpoint still saves everything; only the segments it could remove stay
+                // (the next capture tries again).
+                options.logger("cannot start a new event journal segment for a checkpoint: \(error)")
+            }
             let newIDs = uncapturedIDs
             uncapturedIDs = IDKeyList()
             let erased = uncapturedErasures
@@ -179,10 +186,12 @@ final class StoreWriter: @unchecked Sendable {
     /// one before (see ``IDGenerations``).
     var rememberedIDCount: Int { lock.withLock { recentIDs.count } }
 
-    /// Takes no more appends, and waits until every fsync under way has completed.
-    func close() {
+    /// Takes no more appends, and waits up to `seconds` until every fsync under way has
+    /// completed; whether they did.
+    @discardableResult
+    func close(within seconds: Double = .infinity) -> Bool {
         lock.withLock { isClosed = true }
-        syncer?.close()
+        return syncer?.close(within: seconds) ?? true
     }
 
     /// Callers hold `lock`.

@@ -87,12 +87,12 @@ struct ArticleAggregate {
 
     /// The columns `SELECT` names in ``columns``, from `row` of `result` (text form).
     init(_ result: PGResult, row: Int, from column: Int) throws(StoreError) {
-        readers = Int(result.int64(row, column))
-        unscrollable = Int(result.int64(row, column + 1))
-        events = result.int64(row, column + 2)
-        engagedMs = result.int64(row, column + 3)
-        firstMs = result.int64(row, column + 4)
-        lastMs = result.int64(row, column + 5)
+        readers = Int(try result.int64(row, column))
+        unscrollable = Int(try result.int64(row, column + 1))
+        events = try result.int64(row, column + 2)
+        engagedMs = try result.int64(row, column + 3)
+        firstMs = try result.int64(row, column + 4)
+        lastMs = try result.int64(row, column + 5)
         guard let progressUnits = Int128(result.string(row, column + 6)),
             let seenUnits = Int128(result.string(row, column + 7))
         else { throw StoreError.corrupt("rp_articles holds a depth sum that is not an integer") }

@@ -3,86 +3,110 @@ import ProgressStore
 
 /// A few connections shared by the threads that read, erase and make salts: a caller takes one
 /// for the length of a call and gives it back.
+///
+/// A caller that finds none idle waits in line, and a connection given back goes straight to
+/// the first in line — no caller polls, and none is overtaken by later ones. After ``close()``,
+/// idle connections are closed at once and those in use when they come back.
 final class ConnectionPool: @unchecked Sendable {
-    private let condition = NSCondition()
-    // Guarded by `condition`.
-    private var idle: [PGConnection]
-    private var isClosed = false
+    /// One caller waiting for a connection; woken with one, or with none when the pool closes.
+    private final class Waiter: @unchecked Sendable {
+        let woken = DispatchSemaphore(value: 0)
+        // Set before `woken` is signalled, read after it is waited for.
+        var connection: PGConnection?
+    }
 
-    init(uri: String, size: Int) throws(StoreError) {
+    private let lock = NSLock()
+    // Guarded by `lock`.
+    private var idle: [PGConnection]
+    private var waiters: [Waiter] = []
+    private var inUse = 0
+    private var isClosed = false
+    private let returned = NSCondition()
+
+    /// `size` connections to `uri`, connected at their first use, sharing `reconnection`.
+    init(uri: String, size: Int, reconnection: Reconnection) throws(StoreError) {
         var connections: [PGConnection] = []
-        for _ in 0..<max(1, size) { connections.append(try PGConnection(uri: uri)) }
+        for _ in 0..<max(1, size) {
+            connections.append(try PGConnection(uri: uri, reconnection: reconnection))
+        }
         idle = connections
     }
 
-    /// Runs `body` with a connection of the pool's, waiting for one if all are taken.
+    /// Runs `body` with a connection of the pool's, waiting in line for one if all are taken.
     func withConnection<Value>(_ body: (PGConnection) throws(StoreError) -> Value) throws(StoreError) -> Value
     {
-        condition.lock()
-        while idle.isEmpty && !isClosed { condition.wait() }
-        guard !isClosed, let connection = idle.popLast() else {
-            condition.unlock()
-            throw StoreError.closed
-        }
-        condition.unlock()
-        defer {
-            condition.lock()
-            idle.append(connection)
-            condition.signal()
-            condition.unlock()
-        }
+        let connection = try take()
+        defer { giveBack(connection) }
+        connection.dropIfClosedByServer()
         return try body(connection)
     }
 
-    func close() {
-        condition.lock()
+    /// Callers waiting in line for a connection.
+    var waitingCount: Int { lock.withLock { waiters.count } }
+
+    /// Closes the idle connections and wakes every caller in line (with ``StoreError/closed``);
+    /// connections in use are closed when they come back. Waits up to `seconds` for them;
+    /// whether they all came back.
+    @discardableResult
+    func close(within seconds: Double = 0) -> Bool {
+        lock.lock()
         isClosed = true
-        for connection in idle { connection.close() }
-        condition.broadcast()
-        condition.unlock()
-    }
-}
-
-/// Appends waiting for a committer, taken a group at a time.
-final class CommitQueue: @unchecked Sendable {
-    struct Append {
-        var events: [EventRecord]
-        var completion: @Sendable (Result<AppendResult, StoreError>) -> Void
-    }
-
-    private let condition = NSCondition()
-    private var pending: [Append] = []
-    private var isClosed = false
-
-    /// Queues `append`; false once the queue is closed.
-    func enqueue(_ append: Append) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !isClosed else { return false }
-        pending.append(append)
-        condition.signal()
+        let closing = idle
+        idle = []
+        let woken = waiters
+        waiters = []
+        lock.unlock()
+        for connection in closing { connection.close() }
+        for waiter in woken { waiter.woken.signal() }
+        let deadline = Date().addingTimeInterval(seconds)
+        returned.lock()
+        defer { returned.unlock() }
+        while lock.withLock({ inUse }) > 0 {
+            if !returned.wait(until: deadline) { return lock.withLock { inUse } == 0 }
+        }
         return true
     }
 
-    /// The appends waiting, up to about `maxEvents` events (at least one append); waits for one.
-    /// Empty once the queue is closed and drained.
-    func take(maxEvents: Int) -> [Append] {
-        condition.lock()
-        defer { condition.unlock() }
-        while pending.isEmpty && !isClosed { condition.wait() }
-        var taken: [Append] = []
-        var events = 0
-        while !pending.isEmpty && (taken.isEmpty || events + pending[0].events.count <= maxEvents) {
-            events += pending[0].events.count
-            taken.append(pending.removeFirst())
+    private func take() throws(StoreError) -> PGConnection {
+        lock.lock()
+        guard !isClosed else {
+            lock.unlock()
+            throw StoreError.closed
         }
-        return taken
+        if let connection = idle.popLast() {
+            inUse += 1
+            lock.unlock()
+            return connection
+        }
+        let waiter = Waiter()
+        waiters.append(waiter)
+        lock.unlock()
+        waiter.woken.wait()
+        // `giveBack` counted it in use when it handed it over.
+        guard let connection = waiter.connection else { throw StoreError.closed }
+        return connection
     }
 
-    func close() {
-        condition.lock()
-        isClosed = true
-        condition.broadcast()
-        condition.unlock()
+    private func giveBack(_ connection: PGConnection) {
+        lock.lock()
+        if isClosed {
+            inUse -= 1
+            lock.unlock()
+            connection.close()
+            returned.lock()
+            returned.broadcast()
+            returned.unlock()
+            return
+        }
+        if waiters.isEmpty {
+            inUse -= 1
+            idle.append(connection)
+            lock.unlock()
+            return
+        }
+        let next = waiters.removeFirst()
+        next.connection = connection
+        lock.unlock()
+        next.woken.signal()
     }
 }

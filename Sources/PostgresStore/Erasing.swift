@@ -17,11 +17,12 @@ enum Erasing {
         for row in 0..<rows.rowCount {
             let article = rows.string(row, 0)
             let pair = PairFigures(
-                maxProgress: rows.double(row, 1), maxSeen: rows.double(row, 2), scrollable: rows.bool(row, 3))
+                maxProgress: try rows.double(row, 1), maxSeen: try rows.double(row, 2),
+                scrollable: try rows.bool(row, 3))
             aggregates[article]?.drop(pair)
-            aggregates[article]?.events -= rows.int64(row, 4)
-            aggregates[article]?.engagedMs -= rows.int64(row, 5)
-            days += Int(rows.int64(row, 6))
+            aggregates[article]?.events -= try rows.int64(row, 4)
+            aggregates[article]?.engagedMs -= try rows.int64(row, 5)
+            days += Int(try rows.int64(row, 6))
         }
         try connection.execute("DELETE FROM rp_reader_days WHERE reader = $1", [.text(reader)])
         try connection.execute("DELETE FROM rp_ids WHERE reader = $1", [.text(reader)])
@@ -37,7 +38,7 @@ enum Erasing {
             "WITH gone AS (DELETE FROM rp_articles WHERE article = $1 RETURNING 1) SELECT count(*) FROM gone",
             [.text(article)])
         try connection.execute("DELETE FROM rp_ids WHERE article = $1", [.text(article)])
-        return ErasureCount(articles: Int(deleted.int64(0, 0)), readerDays: Int(rows.affectedRows))
+        return ErasureCount(articles: Int(try deleted.int64(0, 0)), readerDays: Int(rows.affectedRows))
     }
 
     /// Takes out every record of a UTC day before `day`, recounting the articles that had one.
@@ -61,12 +62,12 @@ enum Erasing {
             recounted[article]!.move(
                 from: nil,
                 to: PairFigures(
-                    maxProgress: rows.double(row, 1), maxSeen: rows.double(row, 2),
-                    scrollable: rows.bool(row, 3)))
-            recounted[article]!.events += rows.int64(row, 4)
-            recounted[article]!.engagedMs += rows.int64(row, 5)
-            recounted[article]!.firstMs = min(recounted[article]!.firstMs, rows.int64(row, 6))
-            recounted[article]!.lastMs = max(recounted[article]!.lastMs, rows.int64(row, 7))
+                    maxProgress: try rows.double(row, 1), maxSeen: try rows.double(row, 2),
+                    scrollable: try rows.bool(row, 3)))
+            recounted[article]!.events += try rows.int64(row, 4)
+            recounted[article]!.engagedMs += try rows.int64(row, 5)
+            recounted[article]!.firstMs = min(recounted[article]!.firstMs, try rows.int64(row, 6))
+            recounted[article]!.lastMs = max(recounted[article]!.lastMs, try rows.int64(row, 7))
         }
         try Folding.save(recounted, on: connection)
     }
@@ -82,8 +83,8 @@ enum Erasing {
             "SELECT article, min(first_ms), max(last_ms) FROM rp_reader_days WHERE article = ANY($1::text[]) "
                 + "GROUP BY article", [.textArray(aggregates.keys)])
         for row in 0..<rows.rowCount {
-            aggregates[rows.string(row, 0)]?.firstMs = rows.int64(row, 1)
-            aggregates[rows.string(row, 0)]?.lastMs = rows.int64(row, 2)
+            aggregates[rows.string(row, 0)]?.firstMs = try rows.int64(row, 1)
+            aggregates[rows.string(row, 0)]?.lastMs = try rows.int64(row, 2)
         }
     }
 }

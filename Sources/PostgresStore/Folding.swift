@@ -68,7 +68,7 @@ enum Folding {
         var days: [DayKey: DayFold] = [:]
         var seqs: [Int64] = []
         for row in 0..<rows.rowCount {
-            seqs.append(rows.int64(row, 0))
+            seqs.append(try rows.int64(row, 0))
             for event in try EventLogCodec.decode(rows.bytes(row, 1)) {
                 let key = DayKey(article: event.article, reader: event.reader, day: event.day)
                 if days[key] == nil { days[key] = DayFold(event) } else { days[key]!.fold(event) }
@@ -147,7 +147,8 @@ enum Folding {
         var figures: [PairKey: PairFigures] = [:]
         for row in 0..<rows.rowCount {
             figures[PairKey(article: rows.string(row, 0), reader: rows.string(row, 1))] = PairFigures(
-                maxProgress: rows.double(row, 2), maxSeen: rows.double(row, 3), scrollable: rows.bool(row, 4))
+                maxProgress: try rows.double(row, 2), maxSeen: try rows.double(row, 3),
+                scrollable: try rows.bool(row, 4))
         }
         return figures
     }

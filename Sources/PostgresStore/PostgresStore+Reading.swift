@@ -22,18 +22,26 @@ extension PostgresStore {
     }
 
     /// Waits until the log rows there now are folded — folding them on this connection when no
-    /// other is — for at most 10 seconds.
+    /// other is — for at most 10 seconds. While another connection folds, this one waits for
+    /// `rp_fold`'s row in PostgreSQL (woken when that fold commits), then folds what is left.
     private func catchUp(_ connection: PGConnection) throws(StoreError) {
         let head = try connection.execute("SELECT max(seq) FROM rp_log")
         guard !head.isNull(0, 0) else { return }
-        let last = head.int64(0, 0)
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if try foldWhatIsThere(connection, wait: false) { return }
-            let left = try connection.execute(
-                "SELECT EXISTS (SELECT 1 FROM rp_log WHERE seq <= $1)", [.int(last)])
-            if !left.bool(0, 0) { return }
-            Thread.sleep(forTimeInterval: 0.002)
+        let last = try head.int64(0, 0)
+        if try Self.foldWhatIsThere(connection, wait: false) { return }
+        let left = try connection.execute(
+            "SELECT EXISTS (SELECT 1 FROM rp_log WHERE seq <= $1)", [.int(last)])
+        guard try left.bool(0, 0) else { return }
+        do throws(StoreError) {
+            try connection.transaction { () throws(StoreError) in
+                try connection.executeScript("SET LOCAL lock_timeout = '10s'")
+                _ = try Folding.lock(connection, wait: true)
+                try Folding.foldAll(connection)
+            }
+        } catch {
+            // A fold that holds the row for 10 s: answer from what is folded, as a read that
+            // came a moment earlier would have.
+            guard case .postgres("55P03") = error.cause else { throw error }
         }
     }
 
@@ -124,13 +132,13 @@ extension PostgresStore {
             ])
         var lines: [String: ArticleListing] = [:]
         for row in 0..<rows.rowCount {
-            let counted = rows.int64(row, 3)
+            let counted = try rows.int64(row, 3)
             let article = rows.string(row, 0)
             lines[article] = ArticleListing(
-                article: article, readers: Int(rows.int64(row, 1)), events: rows.int64(row, 2),
-                completionRate: counted > 0 ? Double(rows.int64(row, 4)) / Double(counted) : 0,
-                meanDepth: counted > 0 ? rows.double(row, 5) / Double(counted) : 0,
-                lastEventMs: rows.int64(row, 6))
+                article: article, readers: Int(try rows.int64(row, 1)), events: try rows.int64(row, 2),
+                completionRate: counted > 0 ? Double(try rows.int64(row, 4)) / Double(counted) : 0,
+                meanDepth: counted > 0 ? try rows.double(row, 5) / Double(counted) : 0,
+                lastEventMs: try rows.int64(row, 6))
         }
         return lines
     }
@@ -150,12 +158,13 @@ extension PostgresStore {
             GROUP BY reader ORDER BY reader
             """,
             [.text(article), .int(Int64(days.from ?? Int32.min)), .int(Int64(days.to ?? Int32.max))])
-        return (0..<rows.rowCount).map { row in
+        return try (0..<rows.rowCount).map { (row) throws(StoreError) in
             ReaderSummary(
-                reader: rows.string(row, 0), maxProgress: rows.double(row, 1),
-                maxSeenDepth: rows.double(row, 2),
-                scrollable: rows.bool(row, 3), events: rows.int64(row, 4), engagedMs: rows.int64(row, 5),
-                firstMs: rows.int64(row, 6), lastMs: rows.int64(row, 7))
+                reader: rows.string(row, 0), maxProgress: try rows.double(row, 1),
+                maxSeenDepth: try rows.double(row, 2),
+                scrollable: try rows.bool(row, 3), events: try rows.int64(row, 4),
+                engagedMs: try rows.int64(row, 5),
+                firstMs: try rows.int64(row, 6), lastMs: try rows.int64(row, 7))
         }
     }
 
@@ -168,21 +177,12 @@ extension PostgresStore {
                 .failure(.configuration("the salt of day \(day) is deleted (today is \(today))")))
         }
         if let known = salts[day] { return completion(.success(known)) }
+        // Made ahead by ``start()`` and the folder: this is for another day, or a folder that
+        // could not reach the database.
         read(
             fresh: false,
             { [salts] (connection) throws(StoreError) -> DailySalt in
-                let made = DailySalt.random(day: day)
-                try connection.execute(
-                    "INSERT INTO rp_salts (day, salt) VALUES ($1, $2) ON CONFLICT (day) DO NOTHING",
-                    [.int(Int64(day)), .bytes(made.bytes)])
-                let rows = try connection.execute(
-                    "SELECT salt FROM rp_salts WHERE day = $1", [.int(Int64(day))])
-                guard rows.rowCount == 1, rows.bytes(0, 0).count == 16 else {
-                    throw StoreError.corrupt("the salt of day \(day) is missing or damaged")
-                }
-                let salt = DailySalt(day: day, bytes: rows.bytes(0, 0))
-                salts.keep(salt, today: today)
-                return salt
+                try Self.makeSalt(day: day, today: today, on: connection, into: salts)
             }, completion: completion)
     }
 

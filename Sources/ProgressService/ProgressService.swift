@@ -142,7 +142,13 @@ public final class ProgressService: HTTPResponder {
             guard store.isWritable else {
                 // After a failed write, a probe decides: the cause may be gone while no
                 // event has arrived to find out.
-                store.probe { [self] writable in finish(.success(health(writable: writable))) }
+                store.probe { [self] writable in
+                    finish(.success(health(writable: writable, problem: store.healthProblem)))
+                }
+                return
+            }
+            if let problem = store.healthProblem {
+                finish(.success(health(writable: true, problem: problem)))
                 return
             }
             finish(.success(healthy.value ?? health(writable: true)))

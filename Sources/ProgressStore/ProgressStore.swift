@@ -7,7 +7,15 @@
 /// store may call a completion before the method returns, on the calling thread — when the
 /// answer is at hand, as the embedded store's counters are — or later on a thread of its own.
 /// Completions must be short: they may run on a store's only writer or sync thread.
+///
+/// A store's life is explicit: opening it (its `init`) reads what it holds but starts no
+/// thread; ``start()`` starts its background work (commits, checkpoints, folding), and
+/// ``close()`` finishes it, within a bounded time, and lets go of every resource.
 public protocol ProgressStore: AnyObject, Sendable {
+    /// Starts the store's threads; call once, before anything else. Appends and erasures may
+    /// wait until then.
+    func start() throws(StoreError)
+
     /// Durably records `events` and calls `completion` once they are committed — never before —
     /// or with the error that kept them out (in which case none of them changed anything).
     /// Events whose `eventID` was counted for the same article and reader within the last 24
@@ -55,6 +63,10 @@ public protocol ProgressStore: AnyObject, Sendable {
     /// Whether the store accepts writes right now (drives `/healthz`), without waiting on I/O.
     var isWritable: Bool { get }
 
+    /// Why the store is not wholly well while it still takes writes (a checkpoint that keeps
+    /// failing, say), for `/healthz` to name; `nil` when it is. Read without waiting on I/O.
+    var healthProblem: String? { get }
+
     /// Tries a tiny write and reports whether it took, updating ``isWritable``. `/healthz` calls
     /// it while the store is unwritable, so that the store can recover without appends.
     func probe(completion: @escaping @Sendable (Bool) -> Void)
@@ -62,8 +74,9 @@ public protocol ProgressStore: AnyObject, Sendable {
     /// The store's figures for `/metrics`: its size and the gauges of its inner workings.
     func report(completion: @escaping @Sendable (StoreReport) -> Void)
 
-    /// Commits what is pending, then releases the store. Later calls fail with
-    /// ``StoreError/closed``.
+    /// Commits what is pending, stops the store's threads (waiting a bounded time for them, and
+    /// logging when one does not stop in it), then releases the store. Later calls fail with
+    /// ``StoreError/closed``. Idempotent.
     func close()
 }
 

@@ -1,3 +1,4 @@
+internal import CSystem
 import Dispatch
 import EmbeddedStore
 import Foundation
@@ -6,20 +7,39 @@ import PostgresStore
 import ProgressService
 import ProgressStore
 
-/// Runs the service until SIGTERM or SIGINT, then stops accepting, finishes what is in flight,
-/// makes everything acknowledged durable and returns the exit status.
+/// Runs the service until SIGTERM or SIGINT, then stops (docs/architecture.md, "Lifecycle"):
+///
+/// 1. the log, then the store (opened, then started: its threads, today's and tomorrow's
+///    salts), then the server, which listens last;
+/// 2. at the signal, in the reverse order: the server stops accepting and finishes the requests
+///    in flight (up to 10 s, then answers what is left 503); the store commits what is queued,
+///    saves a checkpoint and closes its files (each wait bounded); the log writes out its last
+///    lines and stops.
+///
+/// Should stopping take longer than ``stopBudgetSeconds`` all the same, the process exits
+/// with status 1: everything acknowledged is in the journal or the database by then, as after
+/// a `kill -9`.
 func serve(_ options: Options) -> Int32 {
     tuneAllocator()
     let log = RequestLog(enabled: options.logRequests)
+    log.start()
+    defer { log.stop() }
     let offsetMs = options.clockOffsetSeconds * 1000
     let clock: @Sendable () -> Int64 = { wallClockMs() + offsetMs }
     let store: any ProgressStore
     do {
         store = try openStore(
             options.store, fsyncCommits: options.fsyncCommits, retentionDays: options.retentionDays,
-            clock: clock)
+            clock: clock, logger: { log.lifecycle("store: " + $0) })
     } catch {
         log.lifecycle("cannot open store \(describe(options.store)): \(error)")
+        return 1
+    }
+    do {
+        try store.start()
+    } catch {
+        log.lifecycle("cannot start store \(describe(options.store)): \(error)")
+        store.close()
         return 1
     }
     if options.demo {
@@ -90,27 +110,38 @@ func serve(_ options: Options) -> Int32 {
     _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
 
     stop.wait()
+    DispatchQueue.global().asyncAfter(deadline: .now() + stopBudgetSeconds) {
+        log.lifecycle("stopping took longer than \(Int(stopBudgetSeconds)) s: exiting now")
+        log.flush()
+        _exit(1)
+    }
     log.lifecycle("stopping: no new connections, finishing requests in flight")
     server.stop()
+    log.lifecycle("requests finished: committing and closing the store")
     store.close()
     log.lifecycle("stopped")
-    log.flush()
     withExtendedLifetime(signals) {}
     return 0
 }
 
+/// The longest a stop may take: the server's drain (10 s, then 503 answers) and the store's
+/// bounded waits, with room to spare.
+private let stopBudgetSeconds = 45.0
+
+/// The store `url` names, opened but not started.
 private func openStore(
-    _ url: String, fsyncCommits: Bool, retentionDays: Int, clock: @escaping @Sendable () -> Int64
+    _ url: String, fsyncCommits: Bool, retentionDays: Int, clock: @escaping @Sendable () -> Int64,
+    logger: @escaping StoreLogger
 ) throws -> any ProgressStore {
     // The service's clock: salts, event ids and retention age by the same days as the service's.
     let options = EmbeddedStore.Options(
-        fsyncEachCommit: fsyncCommits, retentionDays: retentionDays, clock: clock)
+        fsyncEachCommit: fsyncCommits, retentionDays: retentionDays, clock: clock, logger: logger)
     if url == "memory:" { return try EmbeddedStore(path: ":memory:", options: options) }
     if url.hasPrefix("sqlite:") {
         return try EmbeddedStore(path: String(url.dropFirst("sqlite:".count)), options: options)
     }
     return try PostgresStore(
-        uri: url, options: PostgresStore.Options(retentionDays: retentionDays, clock: clock))
+        uri: url, options: PostgresStore.Options(retentionDays: retentionDays, clock: clock, logger: logger))
 }
 
 /// The store URL without a password, for logs.
@@ -131,15 +162,10 @@ private func describe(_ url: String) -> String {
 /// up. A fixed threshold (setting it turns the adjustment off) keeps large blocks mapped and
 /// returned when freed; two arenas (instead of eight per core) keep the service's few threads
 /// from holding free memory in many.
+/// (Elsewhere than glibc these do nothing.)
 private func tuneAllocator() {
-    #if os(Linux)
-        _ = glibcMallopt(-3, 256 << 10)  // M_MMAP_THRESHOLD
-        _ = glibcMallopt(-8, 2)  // M_ARENA_MAX
-    #endif
+    // mallopt answers 0 for a value it refuses; the defaults then stay, which cost memory, not
+    // correctness, and a line at start would only say what `/proc/self/status` shows anyway.
+    _ = csystem_set_mmap_threshold(256 << 10)
+    _ = csystem_set_arena_max(2)
 }
-
-#if os(Linux)
-    /// glibc's `mallopt(3)`; `<malloc.h>` is not part of the Glibc module.
-    @_silgen_name("mallopt")
-    private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
-#endif

@@ -17,7 +17,7 @@ struct EmbeddedStoreDurabilityTests {
     func completionAfterCommit() async throws {
         let folder = try TemporaryFolder()
         let path = folder.databasePath
-        let store = try EmbeddedStore(path: path)
+        let store = try EmbeddedStore.open(path: path)
         defer { store.close() }
         let outcomes = Locked<[String: Int]>([:])
         await withTaskGroup(of: Void.self) { group in
@@ -68,7 +68,7 @@ struct EmbeddedStoreDurabilityTests {
     @Test("close commits everything queued before it returns")
     func closeDrains() throws {
         let folder = try TemporaryFolder()
-        let store = try EmbeddedStore(path: folder.databasePath)
+        let store = try EmbeddedStore.open(path: folder.databasePath)
         let results = Locked<[Result<AppendResult, StoreError>]>([])
         for index in 0..<200 {
             store.append([event("/a", "r\(index % 7)")]) { result in results.withLock { $0.append(result) } }
@@ -77,14 +77,14 @@ struct EmbeddedStoreDurabilityTests {
         #expect(results.current.count == 200)
         #expect(results.current.allSatisfy { (try? $0.get()) == AppendResult(counted: 1, duplicates: 0) })
 
-        let reopened = try EmbeddedStore(path: folder.databasePath)
+        let reopened = try EmbeddedStore.open(path: folder.databasePath)
         defer { reopened.close() }
         #expect(try reopened.readers(of: "/a", in: .allTime)?.reduce(0) { $0 + $1.events } == 200)
     }
 
     @Test("after close, appends and reads fail with closed")
     func closed() async throws {
-        let store = try EmbeddedStore(path: ":memory:")
+        let store = try EmbeddedStore.open(path: ":memory:")
         store.close()
         store.close()
         await #expect(throws: StoreError.closed) { try await store.append([event()]) }
@@ -95,7 +95,7 @@ struct EmbeddedStoreDurabilityTests {
     @Test("the schema version is recorded, and a newer one is refused")
     func schemaVersion() throws {
         let folder = try TemporaryFolder()
-        try EmbeddedStore(path: folder.databasePath).close()
+        try EmbeddedStore.open(path: folder.databasePath).close()
         let connection = try independentConnection(folder.databasePath)
         #expect(try connection.integer("PRAGMA user_version") == Schema.currentVersion)
         let journalMode = try connection.cached("PRAGMA journal_mode")
@@ -104,7 +104,7 @@ struct EmbeddedStoreDurabilityTests {
         journalMode.reset()
         try connection.execute("PRAGMA user_version = 99")
         connection.close()
-        #expect(throws: StoreError.self) { try EmbeddedStore(path: folder.databasePath) }
+        #expect(throws: StoreError.self) { try EmbeddedStore.open(path: folder.databasePath) }
     }
 
     @Test("a checkpoint keeps only ids younger than the window, and they survive a restart")
@@ -112,7 +112,7 @@ struct EmbeddedStoreDurabilityTests {
         let folder = try TemporaryFolder()
         let clock = TestClock(0)
         let options = EmbeddedStore.Options(pruneIntervalMs: 0, clock: clock.read)
-        let store = try EmbeddedStore(path: folder.databasePath, options: options)
+        let store = try EmbeddedStore.open(path: folder.databasePath, options: options)
         _ = try await store.append([event(id: "old")])
         clock.advance(byMs: dayMs / 2)
         _ = try await store.append([event(id: "young")])
@@ -121,7 +121,7 @@ struct EmbeddedStoreDurabilityTests {
         try store.checkpointNow()
         store.close()
 
-        let reopened = try EmbeddedStore(path: folder.databasePath, options: options)
+        let reopened = try EmbeddedStore.open(path: folder.databasePath, options: options)
         defer { reopened.close() }
         #expect(reopened.committedSeqValue == reopened.checkpointSeq, "nothing left to replay")
         let again = try await reopened.append([event(id: "old"), event(id: "young"), event(id: "now")])
@@ -135,7 +135,7 @@ struct EmbeddedStoreDurabilityTests {
         let (big, small) = ("/\u{e9}", "/e\u{301}")
         var options = EmbeddedStore.Options(snapshotPartBytes: 1_000)
         let parts = { () throws -> Int in try rowCount("snapshot_parts", in: folder) }
-        let store = try EmbeddedStore(path: folder.databasePath, options: options)
+        let store = try EmbeddedStore.open(path: folder.databasePath, options: options)
         _ = try await store.append((0..<300).map { event(big, "reader-\($0)", at: Int64($0)) })
         _ = try await store.append([event(small, "r")])
         try store.checkpointNow()
@@ -152,7 +152,7 @@ struct EmbeddedStoreDurabilityTests {
         var expected = before
         func reopen(parts bytes: Int) async throws {
             options.snapshotPartBytes = bytes
-            let reopened = try EmbeddedStore(path: folder.databasePath, options: options)
+            let reopened = try EmbeddedStore.open(path: folder.databasePath, options: options)
             defer { reopened.close() }
             #expect(try reopened.readers(of: big, in: .allTime) == expected)
             #expect(try reopened.readers(of: small, in: .allTime)?.map(\.reader) == ["r"])
@@ -173,7 +173,7 @@ struct EmbeddedStoreDurabilityTests {
         try connection.execute("DELETE FROM snapshot_parts WHERE part = 2")
         connection.close()
         do {
-            try EmbeddedStore(path: folder.databasePath, options: options).close()
+            try EmbeddedStore.open(path: folder.databasePath, options: options).close()
             Issue.record("a store whose article lacks a part opened")
         } catch {
             #expect(error.message.contains("lacks part 2"), "\(error.message)")
@@ -183,7 +183,7 @@ struct EmbeddedStoreDurabilityTests {
     @Test("after a checkpoint SQLite's write-ahead log is empty: nothing for a restart to read")
     func checkpointEmptiesTheLog() async throws {
         let folder = try TemporaryFolder()
-        let store = try EmbeddedStore(path: folder.databasePath)
+        let store = try EmbeddedStore.open(path: folder.databasePath)
         defer { store.close() }
         _ = try await store.append((0..<2_000).map { event("/wal", "reader-\($0)", at: Int64($0)) })
         try store.checkpointNow()
@@ -196,7 +196,7 @@ struct EmbeddedStoreDurabilityTests {
 
     @Test("an id repeats only within its article and reader")
     func idScope() async throws {
-        let store = try EmbeddedStore(path: ":memory:")
+        let store = try EmbeddedStore.open(path: ":memory:")
         defer { store.close() }
         let first = try await store.append([
             event("/a", "r1", id: "1"), event("/a", "r2", id: "1"), event("/b", "r1", id: "1"),
@@ -209,7 +209,7 @@ struct EmbeddedStoreDurabilityTests {
     @Test("a lost journal does not hide the events written after it")
     func lostLog() async throws {
         let folder = try TemporaryFolder()
-        let first = try EmbeddedStore(path: folder.databasePath)
+        let first = try EmbeddedStore.open(path: folder.databasePath)
         for reader in ["a", "b", "c", "d", "e"] { _ = try await first.append([event("/a", reader)]) }
         try first.checkpointNow()
         first.close()
@@ -219,11 +219,11 @@ struct EmbeddedStoreDurabilityTests {
             try FileManager.default.removeItem(atPath: folderPath + "/" + name)
         }
 
-        let second = try EmbeddedStore(path: folder.databasePath)
+        let second = try EmbeddedStore.open(path: folder.databasePath)
         for reader in ["f", "g", "h"] { _ = try await second.append([event("/a", reader)]) }
         second.close()
 
-        let third = try EmbeddedStore(path: folder.databasePath)
+        let third = try EmbeddedStore.open(path: folder.databasePath)
         defer { third.close() }
         #expect(
             try third.readers(of: "/a", in: .allTime)?.map(\.reader) == [

@@ -14,7 +14,7 @@ struct EmbeddedStoreFailureTests {
     @Test("a group that does not fit fails whole, keeps earlier data, and works once there is room")
     func fullDatabase() async throws {
         let folder = try TemporaryFolder()
-        let store = try EmbeddedStore(path: folder.databasePath)
+        let store = try EmbeddedStore.open(path: folder.databasePath)
         defer { store.close() }
         _ = try await store.append([event("/a", "r1", engagedMs: 7, id: "early")])
         let before = try store.listing(in: .allTime, threshold: 0.9)
@@ -38,7 +38,7 @@ struct EmbeddedStoreFailureTests {
 
     @Test("a capacity at open caps the journal from the start")
     func fullFromTheStart() async throws {
-        let store = try EmbeddedStore(path: ":memory:", journalCapacityBytes: 0)
+        let store = try EmbeddedStore.open(path: ":memory:", options: .journalCapacity(0))
         defer { store.close() }
         await #expect(throws: StoreError.self) { try await store.append(bigBatch) }
         #expect(!store.isWritable)
@@ -47,7 +47,7 @@ struct EmbeddedStoreFailureTests {
     @Test("a probe turns the store writable again when nothing is appended")
     func probeRecovers() async throws {
         let folder = try TemporaryFolder()
-        let store = try EmbeddedStore(path: folder.databasePath, journalCapacityBytes: 0)
+        let store = try EmbeddedStore.open(path: folder.databasePath, options: .journalCapacity(0))
         defer { store.close() }
         await #expect(throws: StoreError.self) { try await store.append(bigBatch) }
         #expect(!store.isWritable)
@@ -60,7 +60,7 @@ struct EmbeddedStoreFailureTests {
     @Test("appends from many threads all complete and all count")
     func concurrentAppends() throws {
         let folder = try TemporaryFolder()
-        let store = try EmbeddedStore(path: folder.databasePath)
+        let store = try EmbeddedStore.open(path: folder.databasePath)
         defer { store.close() }
         let threads = 16
         let perThread = 250

@@ -84,7 +84,7 @@ struct EmbeddedStoreFoldingTests {
 
     @Test("an event before 1970 lands on day -1")
     func negativeDay() async throws {
-        let store = try EmbeddedStore(path: ":memory:")
+        let store = try EmbeddedStore.open(path: ":memory:")
         defer { store.close() }
         _ = try await store.append([event(at: -1), event(at: 0)])
         #expect(try store.reader("r1", of: "/a", in: DayRange(from: -1, to: -1))?.events == 1)
@@ -94,13 +94,13 @@ struct EmbeddedStoreFoldingTests {
     @Test("closing and reopening the file gives the same figures")
     func restart() async throws {
         let folder = try TemporaryFolder()
-        let first = try EmbeddedStore(path: folder.databasePath)
+        let first = try EmbeddedStore.open(path: folder.databasePath)
         _ = try await first.append(fixture)
         let readers = try first.readers(of: "/a", in: .allTime)
         let listing = try first.listing(in: .allTime, threshold: 0.9)
         first.close()
 
-        let second = try EmbeddedStore(path: folder.databasePath)
+        let second = try EmbeddedStore.open(path: folder.databasePath)
         defer { second.close() }
         #expect(try second.readers(of: "/a", in: .allTime) == readers)
         #expect(try second.listing(in: .allTime, threshold: 0.9) == listing)
@@ -110,8 +110,8 @@ struct EmbeddedStoreFoldingTests {
 
     @Test("two memory stores are separate databases")
     func memoryStoresAreSeparate() async throws {
-        let one = try EmbeddedStore(path: ":memory:")
-        let two = try EmbeddedStore(path: ":memory:")
+        let one = try EmbeddedStore.open(path: ":memory:")
+        let two = try EmbeddedStore.open(path: ":memory:")
         defer {
             one.close()
             two.close()

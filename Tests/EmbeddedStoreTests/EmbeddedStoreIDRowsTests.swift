@@ -13,7 +13,7 @@ struct EmbeddedStoreIDRowsTests {
         let folder = try TemporaryFolder()
         let clock = TestClock(0)
         let options = EmbeddedStore.Options(pruneIntervalMs: 0, clock: clock.read)
-        let store = try EmbeddedStore(path: folder.databasePath, options: options)
+        let store = try EmbeddedStore.open(path: folder.databasePath, options: options)
         _ = try await store.append((0..<100).map { event(id: "old-\($0)") })
         try store.checkpointNow()
         #expect(try savedIDs(in: folder) == 100)
@@ -27,7 +27,7 @@ struct EmbeddedStoreIDRowsTests {
         #expect(try savedIDs(in: folder) == 6)
         store.close()
 
-        let reopened = try EmbeddedStore(path: folder.databasePath, options: options)
+        let reopened = try EmbeddedStore.open(path: folder.databasePath, options: options)
         defer { reopened.close() }
         let again = try await reopened.append([event(id: "old-7"), event(id: "young-3"), event(id: "now")])
         #expect(again == AppendResult(counted: 1, duplicates: 2))
@@ -36,10 +36,10 @@ struct EmbeddedStoreIDRowsTests {
     @Test("ids replayed from the journal at start-up are saved by the next checkpoint")
     func replayedIDs() async throws {
         let folder = try TemporaryFolder()
-        let store = try EmbeddedStore(path: folder.databasePath)
+        let store = try EmbeddedStore.open(path: folder.databasePath)
         _ = try await store.append([event(id: "before-the-kill")])
         store.abandon()  // as kill -9 does: no checkpoint, the id only in the journal
-        let reopened = try EmbeddedStore(path: folder.databasePath)
+        let reopened = try EmbeddedStore.open(path: folder.databasePath)
         defer { reopened.close() }
         _ = try await reopened.append([event()])
         try reopened.checkpointNow()
@@ -49,7 +49,7 @@ struct EmbeddedStoreIDRowsTests {
     @Test("the ids of a checkpoint that failed are saved by the next")
     func idsAfterFailedCheckpoint() async throws {
         let folder = try TemporaryFolder()
-        let store = try EmbeddedStore(path: folder.databasePath, options: .init(busyTimeoutMs: 50))
+        let store = try EmbeddedStore.open(path: folder.databasePath, options: .init(busyTimeoutMs: 50))
         defer { store.close() }
         _ = try await store.append([event(id: "first")])
         let blocker = try SQLiteConnection(filename: folder.databasePath, busyTimeoutMs: 1_000)
@@ -66,7 +66,7 @@ struct EmbeddedStoreIDRowsTests {
     func idsAfterPruning() async throws {
         let folder = try TemporaryFolder()
         let clock = TestClock(0)
-        let store = try EmbeddedStore(
+        let store = try EmbeddedStore.open(
             path: folder.databasePath, options: .init(pruneIntervalMs: 0, clock: clock.read))
         defer { store.close() }
         _ = try await store.append((0..<5_000).map { event(id: "early-\($0)") })
@@ -80,7 +80,7 @@ struct EmbeddedStoreIDRowsTests {
     @Test("a checkpoint saves many ids in a few rows, and a damaged chunk stops start-up")
     func chunkRows() async throws {
         let folder = try TemporaryFolder()
-        let store = try EmbeddedStore(path: folder.databasePath)
+        let store = try EmbeddedStore.open(path: folder.databasePath)
         _ = try await store.append((0..<1_000).map { event(id: "many-\($0)") })
         try store.checkpointNow()
         store.close()
@@ -90,7 +90,7 @@ struct EmbeddedStoreIDRowsTests {
         let connection = try SQLiteConnection(filename: folder.databasePath, busyTimeoutMs: 1_000)
         try connection.execute("UPDATE recent_id_chunks SET data = substr(data, 1, length(data) - 3)")
         connection.close()
-        #expect(throws: StoreError.self) { try EmbeddedStore(path: folder.databasePath).close() }
+        #expect(throws: StoreError.self) { try EmbeddedStore.open(path: folder.databasePath).close() }
     }
 }
 

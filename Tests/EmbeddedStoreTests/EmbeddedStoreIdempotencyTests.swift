@@ -36,7 +36,7 @@ struct EmbeddedStoreIdempotencyTests {
     @Test("a write that fails gives back the ids it claimed, also one whose window had passed")
     func failedWriteGivesIDsBack() async throws {
         let clock = TestClock(1_000 * dayMs)
-        let store = try EmbeddedStore(path: ":memory:", options: .init(clock: clock.read))
+        let store = try EmbeddedStore.open(path: ":memory:", options: .init(clock: clock.read))
         defer { store.close() }
         _ = try await store.append([event(id: "old")])
         clock.advance(byMs: 2 * dayMs)
@@ -57,7 +57,7 @@ struct EmbeddedStoreIdempotencyTests {
     @Test("a string longer than the journal holds is refused, claims nothing and breaks nothing")
     func tooLongForTheJournal() async throws {
         let folder = try TemporaryFolder()
-        let store = try EmbeddedStore(path: folder.databasePath)
+        let store = try EmbeddedStore.open(path: folder.databasePath)
         let long = String(repeating: "a", count: 70_000)
         await #expect(throws: StoreError.self) {
             try await store.append([event(id: "with-it"), event(long, id: "long")])
@@ -65,7 +65,7 @@ struct EmbeddedStoreIdempotencyTests {
         #expect(store.isWritable)
         #expect(try await store.append([event(id: "with-it")]) == AppendResult(counted: 1, duplicates: 0))
         store.abandon()  // as kill -9 does: the restart replays the journal
-        let reopened = try EmbeddedStore(path: folder.databasePath)
+        let reopened = try EmbeddedStore.open(path: folder.databasePath)
         defer { reopened.close() }
         #expect(try reopened.reader("r1", of: "/a")?.events == 1)
         #expect(try reopened.readers(of: long, in: .allTime) == nil)
@@ -74,11 +74,11 @@ struct EmbeddedStoreIdempotencyTests {
     @Test("ids survive a restart")
     func acrossRestart() async throws {
         let folder = try TemporaryFolder()
-        let first = try EmbeddedStore(path: folder.databasePath)
+        let first = try EmbeddedStore.open(path: folder.databasePath)
         _ = try await first.append([event(id: "e1")])
         first.close()
 
-        let second = try EmbeddedStore(path: folder.databasePath)
+        let second = try EmbeddedStore.open(path: folder.databasePath)
         defer { second.close() }
         #expect(try await second.append([event(id: "e1")]) == AppendResult(counted: 0, duplicates: 1))
         #expect(try second.reader("r1", of: "/a")?.events == 1)
@@ -89,7 +89,7 @@ struct EmbeddedStoreIdempotencyTests {
         let opened = 1_000 * dayMs
         let clock = TestClock(opened)
         // Event times stay put: the window runs on the clock at append time, not on `time`.
-        let store = try EmbeddedStore(path: ":memory:", options: .init(clock: clock.read))
+        let store = try EmbeddedStore.open(path: ":memory:", options: .init(clock: clock.read))
         defer { store.close() }
         /// Appends `id` at `ms` after the store opened: whether it counted.
         func counts(_ id: String, at ms: Int64) async throws -> Bool {
@@ -123,18 +123,18 @@ struct EmbeddedStoreIdempotencyTests {
         let folder = try TemporaryFolder()
         let clock = TestClock(1_000 * dayMs)
         let options = EmbeddedStore.Options(clock: clock.read)
-        let first = try EmbeddedStore(path: folder.databasePath, options: options)
+        let first = try EmbeddedStore.open(path: folder.databasePath, options: options)
         _ = try await first.append([event(id: "saved")])
         clock.advance(byMs: dayMs / 2)
         _ = try await first.append([event(id: "journal")])
         first.abandon()  // "saved" only in the journal too: replayed, like "journal"
         clock.advance(byMs: dayMs / 4)
-        let second = try EmbeddedStore(path: folder.databasePath, options: options)
+        let second = try EmbeddedStore.open(path: folder.databasePath, options: options)
         _ = try await second.append([event(id: "after")])
         try second.checkpointNow()
         second.close()
         clock.advance(byMs: dayMs / 8)
-        let third = try EmbeddedStore(path: folder.databasePath, options: options)
+        let third = try EmbeddedStore.open(path: folder.databasePath, options: options)
         defer { third.close() }
         // "saved" at 0, "journal" at 12 h, "after" at 18 h; now 21 h.
         let repeats = [event(id: "saved"), event(id: "journal"), event(id: "after")]
@@ -148,7 +148,7 @@ struct EmbeddedStoreIdempotencyTests {
     @Test("after an erasure, its pairs' earlier ids count again, and once each")
     func erasureThenRepeats() async throws {
         let clock = TestClock(1_000 * dayMs)
-        let store = try EmbeddedStore(path: ":memory:", options: .init(clock: clock.read))
+        let store = try EmbeddedStore.open(path: ":memory:", options: .init(clock: clock.read))
         defer { store.close() }
         let events = [
             event("/a", "gone", id: "e1"), event("/b", "gone", id: "e1"), event("/a", "kept", id: "e1"),

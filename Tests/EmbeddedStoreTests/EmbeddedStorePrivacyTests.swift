@@ -43,7 +43,7 @@ struct EmbeddedStorePrivacyTests {
     func erasedIDsLeaveTheFiles() async throws {
         let folder = try TemporaryFolder()
         let clock = TestClock(Self.now)
-        let store = try EmbeddedStore(path: folder.databasePath, options: options(clock))
+        let store = try EmbeddedStore.open(path: folder.databasePath, options: options(clock))
         defer { store.close() }
         try await load(store)
         try store.checkpointNow()
@@ -63,12 +63,12 @@ struct EmbeddedStorePrivacyTests {
     func erasureAfterKill() async throws {
         let folder = try TemporaryFolder()
         let clock = TestClock(Self.now)
-        let store = try EmbeddedStore(path: folder.databasePath, options: options(clock))
+        let store = try EmbeddedStore.open(path: folder.databasePath, options: options(clock))
         try await load(store)
         try store.checkpointNow()
         _ = try waitFor { store.erase(.reader("erased-reader-xq"), completion: $0) }
         store.abandon()
-        let reopened = try EmbeddedStore(path: folder.databasePath, options: options(clock))
+        let reopened = try EmbeddedStore.open(path: folder.databasePath, options: options(clock))
         defer { reopened.close() }
         #expect(try reopened.reader("erased-reader-xq", of: "/kept") == nil)
         #expect(try reopened.reader("reader-2", of: "/kept") != nil)
@@ -83,7 +83,7 @@ struct EmbeddedStorePrivacyTests {
     func retention() async throws {
         let folder = try TemporaryFolder()
         let clock = TestClock(Self.now)
-        let store = try EmbeddedStore(path: folder.databasePath, options: options(clock))
+        let store = try EmbeddedStore.open(path: folder.databasePath, options: options(clock))
         _ = try await store.append([
             event("/r", "old-reader-kq", at: Self.now - 10 * dayMs),
             event("/r", "both", at: Self.now - 10 * dayMs, progress: 0.9),
@@ -91,7 +91,8 @@ struct EmbeddedStorePrivacyTests {
             event("/old-only", "old-reader-kq", at: Self.now - 9 * dayMs),
         ])
         store.close()
-        let reopened = try EmbeddedStore(path: folder.databasePath, options: options(clock, retentionDays: 7))
+        let reopened = try EmbeddedStore.open(
+            path: folder.databasePath, options: options(clock, retentionDays: 7))
         defer { reopened.close() }
         let readers = try #require(try reopened.readers(of: "/r", in: .allTime))
         #expect(readers.map(\.reader) == ["both"])

@@ -17,7 +17,7 @@ struct EmbeddedStoreTroubleTests {
         "checkpoints that keep failing (SQLite busy) do not start a journal segment each, and catch up later")
     func failingCheckpoints() async throws {
         let folder = try TemporaryFolder()
-        let store = try EmbeddedStore(path: folder.databasePath, options: .init(busyTimeoutMs: 10))
+        let store = try EmbeddedStore.open(path: folder.databasePath, options: .init(busyTimeoutMs: 10))
         _ = try await store.append([event("/a", "first")])
         try store.checkpointNow()
         // Another connection holds the write lock: every checkpoint fails with SQLITE_BUSY.
@@ -39,7 +39,7 @@ struct EmbeddedStoreTroubleTests {
         try store.checkpointNow()
         #expect(try journalFiles(folder).count == 1)
         store.abandon()
-        let reopened = try EmbeddedStore(path: folder.databasePath)
+        let reopened = try EmbeddedStore.open(path: folder.databasePath)
         defer { reopened.close() }
         #expect(try reopened.readers(of: "/a", in: .allTime)?.count == 22)
     }
@@ -49,12 +49,12 @@ struct EmbeddedStoreTroubleTests {
         let folder = try TemporaryFolder()
         let path = folder.databasePath
         let files = FileManager.default
-        let store = try EmbeddedStore(path: path)
+        let store = try EmbeddedStore.open(path: path)
         _ = try await store.append([event("/a", "r1"), event("/a", "r2")])
         store.close()  // checkpoints through entry 1 (one append); the journal now begins at 2
         try files.copyItem(atPath: path, toPath: path + ".backup")
 
-        let later = try EmbeddedStore(path: path)
+        let later = try EmbeddedStore.open(path: path)
         _ = try await later.append([event("/a", "r3"), event("/a", "r4"), event("/a", "r5")])
         try later.checkpointNow()  // through entry 2, which only the database now holds
         _ = try await later.append([event("/a", "r6")])  // entry 3, in the journal only
@@ -63,7 +63,7 @@ struct EmbeddedStoreTroubleTests {
         try files.moveItem(atPath: path + ".backup", toPath: path)
 
         do {
-            _ = try EmbeddedStore(path: path)
+            _ = try EmbeddedStore.open(path: path)
             Issue.record("a database without journal entry 2 opened")
         } catch {
             #expect(error.message.contains("journal entry 2 is in neither"), "\(error.message)")
@@ -75,7 +75,7 @@ struct EmbeddedStoreTroubleTests {
             let folderPath = (path as NSString).deletingLastPathComponent
             try files.moveItem(atPath: folderPath + "/" + name, toPath: folder.url.path + "/" + name)
         }
-        let reopened = try EmbeddedStore(path: path)
+        let reopened = try EmbeddedStore.open(path: path)
         defer { reopened.close() }
         #expect(try reopened.readers(of: "/a", in: .allTime)?.count == 2)
     }
@@ -83,13 +83,13 @@ struct EmbeddedStoreTroubleTests {
     @Test("an open that fails lets go of the lock file, so that a later one can succeed")
     func failedOpenReleasesLock() throws {
         let folder = try TemporaryFolder()
-        try EmbeddedStore(path: folder.databasePath).close()
+        try EmbeddedStore.open(path: folder.databasePath).close()
         let connection = try SQLiteConnection(filename: folder.databasePath, busyTimeoutMs: 1_000)
         try connection.execute("PRAGMA user_version = 99")
-        #expect(throws: StoreError.self) { try EmbeddedStore(path: folder.databasePath) }
+        #expect(throws: StoreError.self) { try EmbeddedStore.open(path: folder.databasePath) }
         try connection.execute("PRAGMA user_version = \(Schema.currentVersion)")
         connection.close()
-        let store = try EmbeddedStore(path: folder.databasePath)
+        let store = try EmbeddedStore.open(path: folder.databasePath)
         store.close()
     }
 
@@ -97,7 +97,7 @@ struct EmbeddedStoreTroubleTests {
     func failedSyncStopsWrites() async throws {
         let folder = try TemporaryFolder()
         let options = EmbeddedStore.Options(fsyncEachCommit: true)
-        let store = try EmbeddedStore(path: folder.databasePath, options: options)
+        let store = try EmbeddedStore.open(path: folder.databasePath, options: options)
         _ = try await store.append([event("/a", "before")])
         #expect(store.isWritable)
         store.journal.setFaults(.init(syncFails: true))
@@ -110,7 +110,7 @@ struct EmbeddedStoreTroubleTests {
         #expect(!store.isWritable)
         store.close()
 
-        let reopened = try EmbeddedStore(path: folder.databasePath, options: options)
+        let reopened = try EmbeddedStore.open(path: folder.databasePath, options: options)
         defer { reopened.close() }
         _ = try await reopened.append([event("/a", "restarted")])
         #expect(reopened.isWritable)
@@ -124,7 +124,7 @@ struct EmbeddedStoreTroubleTests {
     @Test("with an fsync per commit, a repeat is acknowledged only once the first is synced")
     func repeatWaitsForSync() throws {
         let folder = try TemporaryFolder()
-        let store = try EmbeddedStore(path: folder.databasePath, options: .init(fsyncEachCommit: true))
+        let store = try EmbeddedStore.open(path: folder.databasePath, options: .init(fsyncEachCommit: true))
         defer { store.close() }
         let gate = DispatchSemaphore(value: 0)
         let syncing = DispatchSemaphore(value: 0)
@@ -160,7 +160,7 @@ struct EmbeddedStoreTroubleTests {
     func appendsRacingClose(fsyncEachCommit: Bool) throws {
         for round in 0..<30 {
             let folder = try TemporaryFolder()
-            let store = try EmbeddedStore(
+            let store = try EmbeddedStore.open(
                 path: folder.databasePath, options: .init(fsyncEachCommit: fsyncEachCommit))
             let outcomes = Locked<[String: Bool]>([:])
             let group = DispatchGroup()
@@ -186,7 +186,7 @@ struct EmbeddedStoreTroubleTests {
             store.close()
             group.wait()
             store.close()
-            let stored = try EmbeddedStore(path: folder.databasePath)
+            let stored = try EmbeddedStore.open(path: folder.databasePath)
             let readers = Set(try stored.readers(of: "/a", in: .allTime)?.map(\.reader) ?? [])
             stored.close()
             let acknowledged = Set(outcomes.current.filter(\.value).keys)

@@ -138,14 +138,14 @@ struct EventJournalCrashTests {
     @Test("a store let go of as if killed restarts with every acknowledged event")
     func storeAfterKill() async throws {
         let folder = try TemporaryFolder()
-        let store = try EmbeddedStore(path: folder.databasePath)
+        let store = try EmbeddedStore.open(path: folder.databasePath)
         for reader in ["a", "b", "c"] { _ = try await store.append([event("/k", reader)]) }
         store.abandon()
-        let reopened = try EmbeddedStore(path: folder.databasePath)
+        let reopened = try EmbeddedStore.open(path: folder.databasePath)
         #expect(try reopened.readers(of: "/k", in: .allTime)?.map(\.reader) == ["a", "b", "c"])
         _ = try await reopened.append([event("/k", "d")])
         reopened.abandon()
-        let again = try EmbeddedStore(path: folder.databasePath)
+        let again = try EmbeddedStore.open(path: folder.databasePath)
         defer { again.close() }
         #expect(try again.readers(of: "/k", in: .allTime)?.map(\.reader) == ["a", "b", "c", "d"])
     }

@@ -62,7 +62,7 @@ struct EventJournalPositionedTests {
     func storeAfterKill() async throws {
         let folder = try TemporaryFolder()
         let options = EmbeddedStore.Options(positionedJournalWrites: true)
-        let store = try EmbeddedStore(path: folder.databasePath, options: options)
+        let store = try EmbeddedStore.open(path: folder.databasePath, options: options)
         for index in 0..<50 {
             _ = try await store.append([event("/p", "r\(index % 7)", at: 1_000 + Int64(index), progress: 0.5)]
             )
@@ -70,7 +70,7 @@ struct EventJournalPositionedTests {
         let before = try store.statistics(
             of: "/p", in: .allTime, metric: .progress, threshold: 0.9, minEngagedSeconds: 0)
         store.abandon()
-        let reopened = try EmbeddedStore(path: folder.databasePath, options: options)
+        let reopened = try EmbeddedStore.open(path: folder.databasePath, options: options)
         defer { reopened.close() }
         let after = try reopened.statistics(
             of: "/p", in: .allTime, metric: .progress, threshold: 0.9, minEngagedSeconds: 0)

@@ -77,7 +77,7 @@ struct EventJournalTests {
     @Test("a torn last entry is cut off at start-up; what came before stays, and appends go on")
     func tornEnd() throws {
         let folder = try TemporaryFolder()
-        let store = try EmbeddedStore(path: folder.databasePath)
+        let store = try EmbeddedStore.open(path: folder.databasePath)
         for reader in ["a", "b", "c"] {
             store.append([event("/a", reader)]) { _ in }
         }
@@ -91,12 +91,12 @@ struct EventJournalTests {
         try handle.write(contentsOf: Data([40, 0, 0, 0] + [UInt8](repeating: 7, count: torn - 4)))
         try handle.close()
 
-        let reopened = try EmbeddedStore(path: folder.databasePath)
+        let reopened = try EmbeddedStore.open(path: folder.databasePath)
         #expect(try FileManager.default.attributesOfItem(atPath: last)[.size] as? Int == intact)
         #expect(try reopened.readers(of: "/a", in: .allTime)?.map(\.reader) == ["a", "b", "c"])
         reopened.append([event("/a", "d")]) { _ in }
         reopened.close()
-        let again = try EmbeddedStore(path: folder.databasePath)
+        let again = try EmbeddedStore.open(path: folder.databasePath)
         defer { again.close() }
         #expect(try again.readers(of: "/a", in: .allTime)?.map(\.reader) == ["a", "b", "c", "d"])
     }
@@ -122,7 +122,7 @@ struct EventJournalTests {
     @Test("with an fsync per commit, appends from many threads complete in groups and all count")
     func fsyncGroups() async throws {
         let folder = try TemporaryFolder()
-        let store = try EmbeddedStore(path: folder.databasePath, options: .init(fsyncEachCommit: true))
+        let store = try EmbeddedStore.open(path: folder.databasePath, options: .init(fsyncEachCommit: true))
         let results = try await withThrowingTaskGroup(of: AppendResult.self) { group in
             for index in 0..<64 {
                 group.addTask { try await store.append([event("/f", "r\(index % 8)", id: "e\(index)")]) }
@@ -131,7 +131,7 @@ struct EventJournalTests {
         }
         #expect(results.count == 64 && results.allSatisfy { $0 == AppendResult(counted: 1, duplicates: 0) })
         store.close()
-        let reopened = try EmbeddedStore(path: folder.databasePath)
+        let reopened = try EmbeddedStore.open(path: folder.databasePath)
         defer { reopened.close() }
         #expect(try reopened.readers(of: "/f", in: .allTime)?.map(\.events) == Array(repeating: 8, count: 8))
     }
@@ -143,7 +143,7 @@ struct CheckpointTests {
     @Test("a checkpoint saves every article, cuts the journal, and a restart replays only what came after")
     func restartFromCheckpoint() async throws {
         let folder = try TemporaryFolder()
-        let store = try EmbeddedStore(path: folder.databasePath)
+        let store = try EmbeddedStore.open(path: folder.databasePath)
         for index in 0..<300 {
             _ = try await store.append([
                 event("/a\(index % 3)", "r\(index)", at: 1_000 + Int64(index), id: "e\(index)")
@@ -158,7 +158,7 @@ struct CheckpointTests {
         // Not closed cleanly: what came after the checkpoint is only in the journal.
         store.abandon()
         #expect(store.checkpointSeq < store.committedSeqValue)
-        let reopened = try EmbeddedStore(path: folder.databasePath)
+        let reopened = try EmbeddedStore.open(path: folder.databasePath)
         defer { reopened.close() }
         let after = try reopened.listing(in: .allTime, threshold: 0.5)
         #expect(after.first { $0.article == "/a0" } == before.first { $0.article == "/a0" })
@@ -172,7 +172,7 @@ struct CheckpointTests {
     @Test("a reader's later day with many events and a long engaged time survives a restart")
     func wideLaterDay() async throws {
         let folder = try TemporaryFolder()
-        let store = try EmbeddedStore(path: folder.databasePath)
+        let store = try EmbeddedStore.open(path: folder.databasePath)
         // Day 0 first; then day 1, with a count past the snapshot's 8 bits and engaged time past 32.
         _ = try await store.append([event("/w", "r", at: 1_000)])
         _ = try await store.append((0..<300).map { event("/w", "r", at: dayMs + Int64($0)) })
@@ -181,7 +181,7 @@ struct CheckpointTests {
         let before = try #require(try store.readers(of: "/w", in: .allTime))
         #expect(before.map(\.events) == [361])
         store.close()
-        let reopened = try EmbeddedStore(path: folder.databasePath)
+        let reopened = try EmbeddedStore.open(path: folder.databasePath)
         defer { reopened.close() }
         #expect(try reopened.readers(of: "/w", in: .allTime) == before)
     }
@@ -189,10 +189,10 @@ struct CheckpointTests {
     @Test("a second open of the same files is refused while the first is open")
     func exclusive() throws {
         let folder = try TemporaryFolder()
-        let first = try EmbeddedStore(path: folder.databasePath)
-        #expect(throws: StoreError.self) { try EmbeddedStore(path: folder.databasePath) }
+        let first = try EmbeddedStore.open(path: folder.databasePath)
+        #expect(throws: StoreError.self) { try EmbeddedStore.open(path: folder.databasePath) }
         first.close()
-        try EmbeddedStore(path: folder.databasePath).close()
+        try EmbeddedStore.open(path: folder.databasePath).close()
     }
 
 }

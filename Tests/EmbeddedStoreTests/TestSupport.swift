@@ -81,7 +81,7 @@ extension EmbeddedStore {
     static func open(
         _ kind: StoreKind, in folder: TemporaryFolder, options: Options = Options()
     ) throws -> EmbeddedStore {
-        try EmbeddedStore(path: kind == .file ? folder.databasePath : ":memory:", options: options)
+        try EmbeddedStore.open(path: kind == .file ? folder.databasePath : ":memory:", options: options)
     }
 }
 
@@ -94,5 +94,14 @@ struct SplitMix: RandomNumberGenerator {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+extension EmbeddedStore.Options {
+    /// The default options with the journal capped at `bytes` (0 refuses every append).
+    static func journalCapacity(_ bytes: Int64?) -> Self {
+        var options = Self()
+        options.journalCapacityBytes = bytes
+        return options
     }
 }

@@ -82,5 +82,13 @@ struct RequestLogTests {
             requests.dropFirst(events).map { "\($0.method) \($0.route) \($0.status)" } == [
                 "GET /healthz 200", "GET unmatched 404",
             ])
+        // The stop, in its order (docs/architecture.md, "Lifecycle"), the log's last line last.
+        let stages = [
+            "stopping: no new connections", "requests finished: committing and closing the store", "stopped",
+        ]
+        let positions = stages.map { stage in lines.firstIndex { $0.contains("Z " + stage) } }
+        #expect(positions.allSatisfy { $0 != nil }, "\(lines.suffix(5))")
+        #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted())
+        #expect(lines.dropLast().last?.hasSuffix("Z stopped") == true)
     }
 }

@@ -26,7 +26,7 @@ struct StoreFactory: Sendable, CustomTestStringConvertible {
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("StoreConformance-\(UUID().uuidString)", isDirectory: true)
         let path = folder.appendingPathComponent("store.sqlite3").path
-        return StorePlace(open: { try EmbeddedStore(path: path) }) {
+        return StorePlace(open: { try EmbeddedStore.open(path: path) }) {
             try? FileManager.default.removeItem(at: folder)
         }
     }
@@ -39,7 +39,7 @@ struct StoreFactory: Sendable, CustomTestStringConvertible {
                 try server.execute("CREATE DATABASE \(name)")
                 server.close()
                 let uri = Self.uri(admin, database: name)
-                return StorePlace(open: { try PostgresStore(uri: uri) }) {
+                return StorePlace(open: { try PostgresStore.open(uri: uri) }) {
                     let server = try? PGConnection(uri: admin, connectNow: true)
                     _ = try? server?.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
                     server?.close()
@@ -59,7 +59,7 @@ struct StoreFactory: Sendable, CustomTestStringConvertible {
     }
 
     static let embeddedMemory = StoreFactory(name: "embedded, memory:", keepsData: false) {
-        StorePlace(open: { try EmbeddedStore(path: ":memory:") }) {}
+        StorePlace(open: { try EmbeddedStore.open(path: ":memory:") }) {}
     }
 }
 

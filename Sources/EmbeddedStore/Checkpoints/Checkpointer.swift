@@ -18,11 +18,12 @@ import ProgressStore
 /// it loads — at most ``Options/checkpointIntervalMs`` after the last one when anything
 /// changed, and at ``stop()``. The thread runs at nice 10: catch-up work, never ahead of answering.
 final class Checkpointer: @unchecked Sendable {
-    private let state: SQLiteConnection
+    let state: SQLiteConnection
     private let options: EmbeddedStore.Options
     private let folded: Locked<Int64>
-    /// Whether the last checkpoint failed (the journal keeps everything meanwhile).
-    let failing = Locked(false)
+    /// Why the last checkpoint failed, or `nil` when it did not (the journal keeps everything
+    /// meanwhile).
+    let failure = Locked<String?>(nil)
     /// The last journal seq whose events are in the database.
     var foldedSeq: Int64 { folded.current }
 
@@ -30,9 +31,10 @@ final class Checkpointer: @unchecked Sendable {
     private let checkpointLock = NSLock()
     /// Each article's version as the last checkpoint saved it.
     private var saved: [ExactKey: UInt64] = [:]
-    private var lastSnapshotBytes: Int64 = 0
+    /// The saved snapshots' bytes, as the last checkpoint (or ``restore(into:)``) found them.
+    var lastSnapshotBytes: Int64 = 0
     /// Articles whose snapshot is in parts (see ``writeSnapshot(name:hadParts:in:encode:)``).
-    private var parted: Set<ExactKey> = []
+    var parted: Set<ExactKey> = []
     /// Ids captured for checkpoints that failed, to save with the next.
     private var pendingIDs = IDKeyList()
     /// Erasures and erased articles captured for checkpoints that failed, for the next.
@@ -44,6 +46,8 @@ final class Checkpointer: @unchecked Sendable {
     private var capture: (@Sendable ([ExactKey: UInt64]) -> CheckpointCapture)?
     /// Hourly upkeep (retention, salts); true when it changed what a checkpoint saves.
     private var upkeep: (@Sendable () -> Bool)?
+    /// Work done on every wake, about once a second, that must be cheap when there is nothing to do.
+    private var tick: (@Sendable () -> Void)?
     private var lastUpkeepMs: Int64 = 0
     /// How often ``upkeep`` runs.
     static let upkeepIntervalMs: Int64 = 3_600_000
@@ -61,78 +65,24 @@ final class Checkpointer: @unchecked Sendable {
         lastCheckpointMs = options.clock()
     }
 
-    /// Loads the saved articles into `index` and remembers their versions as saved.
-    func restore(into index: MemoryIndex) throws(StoreError) {
-        parted = try Self.partedNames(in: state)
-        let rows = try state.cached("SELECT name, data FROM snapshots")
-        defer { rows.reset() }
-        var bytes: Int64 = 0
-        var batch: [[UInt8]] = []
-        var batchBytes = 0
-        // Articles decode on every core at once, a batch of up to 64 MiB of blobs at a time.
-        func restoreBatch() throws(StoreError) {
-            let blobs = batch
-            let decoded = Locked([Result<DecodedArticle, StoreError>?](repeating: nil, count: blobs.count))
-            DispatchQueue.concurrentPerform(iterations: blobs.count) { item in
-                let result = blobs[item].withUnsafeBytes { raw in
-                    Result { () throws(StoreError) in try MemoryIndex.decodeArticle(raw) }
-                }
-                decoded.withLock { $0[item] = result }
-            }
-            var articles: [DecodedArticle] = []
-            for result in decoded.current { articles.append(try result!.get()) }
-            try index.insert(articles)
-            batch.removeAll()
-            batchBytes = 0
-        }
-        while try rows.step() {
-            let name = parted.isEmpty ? nil : rows.string(0)
-            let data =
-                if let name, parted.contains(ExactKey(name)) {
-                    try Self.joinedSnapshot(name: name, first: rows.blob(1), in: state)
-                } else {
-                    Array(rows.blob(1))
-                }
-            bytes += Int64(data.count)
-            batchBytes += data.count
-            batch.append(data)
-            if batchBytes >= 64 << 20 { try restoreBatch() }
-        }
-        rows.reset()
-        try restoreBatch()
-        lastSnapshotBytes = bytes
-    }
-
-    /// Calls `body` with the key of each saved id acknowledged after `sinceMs`, a chunk at a
-    /// time (a key may come more than once).
-    func forEachSavedID(since sinceMs: Int64, _ body: (UnsafeBufferPointer<UInt8>) -> Void) throws(StoreError)
-    {
-        let chunks = try state.cached("SELECT data FROM recent_id_chunks WHERE newest_ms > ?1 ORDER BY chunk")
-        defer { chunks.reset() }
-        try chunks.bind(1, sinceMs)
-        while try chunks.step() {
-            try IDKeyList(blob: chunks.blob(0)).forEachKey { key, seenMs in
-                if seenMs > sinceMs { body(key) }
-            }
-        }
-    }
-
     /// Marks what `index` holds now as saved (after ``restore(into:)``, before the
     /// journal is replayed into it).
     func markSaved(_ index: MemoryIndex) {
         checkpointLock.withLock { saved = index.versionsByArticle() }
     }
 
-    /// Starts the thread: checkpoints of what `capture` takes, and `upkeep` every hour (start-up
-    /// has just done its share).
+    /// Starts the thread: checkpoints of what `capture` takes, `upkeep` every hour (start-up
+    /// has just done its share) and `tick` about every second.
     func start(
         journal: EventJournal, capture: @escaping @Sendable ([ExactKey: UInt64]) -> CheckpointCapture,
-        upkeep: (@Sendable () -> Bool)? = nil
+        upkeep: (@Sendable () -> Bool)? = nil, tick: (@Sendable () -> Void)? = nil
     ) {
         self.journal = journal
         self.capture = capture
         self.upkeep = upkeep
+        self.tick = tick
         lastUpkeepMs = options.clock()
+        // The thread holds the checkpointer (not the store) until ``stop(within:saving:)``.
         let thread = Thread { [self] in
             run()
             stopped.signal()
@@ -142,17 +92,34 @@ final class Checkpointer: @unchecked Sendable {
         thread.start()
     }
 
-    /// Stops the thread and (unless `saving` is false) saves a last checkpoint, so that the
-    /// next start replays nothing.
-    func stop(saving: Bool = true) {
+    /// Stops the thread, waiting up to `seconds` for a checkpoint under way, and (unless
+    /// `saving` is false) saves a last checkpoint, so that the next start replays nothing.
+    /// Whether the thread stopped in time; if not, it is left to finish (it still uses the
+    /// database) and what it has not saved is in the journal.
+    @discardableResult
+    func stop(within seconds: Double = .infinity, saving: Bool = true) -> Bool {
         condition.lock()
         stopping = true
         condition.signal()
         condition.unlock()
-        if thread != nil { stopped.wait() }
+        if thread != nil {
+            guard stopped.wait(timeout: .now() + min(seconds, 1e9)) == .success else {
+                options.logger(
+                    "the checkpointer did not stop within \(seconds) s: its work waits in the journal")
+                return false
+            }
+        }
         thread = nil
-        if saving { try? checkpointNow() }
+        if saving {
+            do throws(StoreError) {
+                try checkpointNow()
+            } catch {
+                // Nothing is lost: the journal keeps what the checkpoint would have saved.
+                options.logger("the last checkpoint failed (the journal keeps its events): \(error)")
+            }
+        }
         state.close()
+        return true
     }
 
     /// Each article's version as the last checkpoint saved it.
@@ -248,14 +215,20 @@ final class Checkpointer: @unchecked Sendable {
         for article in taken.articles { saved[article.key] = article.version }
         for article in taken.articles { parted.remove(article.key) }
         parted.formUnion(split)
+        // Only paces the next checkpoint: an unknown size keeps the last one.
         let sizes = try? state.integer(
             "SELECT (SELECT coalesce(sum(length(data)), 0) FROM snapshots) "
                 + "+ (SELECT coalesce(sum(length(data)), 0) FROM snapshot_parts)")
         lastSnapshotBytes = sizes ?? lastSnapshotBytes
         lastCheckpointMs = options.clock()
         // Left in SQLite's write-ahead log, a large save (hundreds of MB) would be read again by a
-        // restart after a crash; copied into the database and cut, it is not. Best effort.
-        try? state.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        // restart after a crash; copied into the database and cut, it is not. Best effort: the
+        // commit is in the log either way, and a restart reads it from there.
+        do throws(StoreError) {
+            try state.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        } catch {
+            options.logger("cannot move the checkpoint out of SQLite's write-ahead log: \(error)")
+        }
         journal?.removeSegments(foldedThrough: foldedSeq)
     }
 
@@ -272,17 +245,30 @@ final class Checkpointer: @unchecked Sendable {
             let done = stopping
             condition.unlock()
             if done { return }
+            tick?()
             var changed = false
             if let upkeep, options.clock() - lastUpkeepMs >= Self.upkeepIntervalMs {
                 lastUpkeepMs = options.clock()
                 changed = upkeep()
             }
             guard let journal, changed || isDue(journal) else { continue }
-            do {
+            do throws(StoreError) {
                 try checkpointNow()
-                failing.withLock { $0 = false }
+                let was = failure.withLock { failure in
+                    defer { failure = nil }
+                    return failure
+                }
+                if was != nil { options.logger("checkpoints succeed again") }
             } catch {
-                failing.withLock { $0 = true }
+                // Logged when it starts failing and when the cause changes, not once a second.
+                let cause = "\(error)"
+                let was = failure.withLock { failure in
+                    defer { failure = cause }
+                    return failure
+                }
+                if was != cause {
+                    options.logger("a checkpoint failed (the journal keeps its events, retried): \(cause)")
+                }
             }
         }
     }

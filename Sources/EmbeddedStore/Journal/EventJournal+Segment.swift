@@ -222,6 +222,7 @@ extension EventJournal {
     /// The type of the file system mounted at the longest mount point above `path`, from
     /// `mounts` (by default `/proc/self/mounts`, whose mount points spell a space `\040`).
     static func fileSystemType(of path: String, mounts: String? = nil) -> String? {
+        // Without a mount table (not Linux) the type is unknown, which chooses the mapping.
         guard let table = mounts ?? (try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8)) else {
             return nil
         }
@@ -238,13 +239,19 @@ extension EventJournal {
 }
 
 extension EventJournal {
-    /// Makes a new file's directory entry durable (for the power-cut promise of fsync mode).
-    static func syncDirectory(of path: String) {
+    /// Makes a new file's directory entry durable (for the power-cut promise of fsync mode), or
+    /// throws why it cannot. Callers hold `lock`.
+    func syncDirectory(of path: String) throws(StoreError) {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        _ = fsync(fd)
-        _ = Foundation.close(fd)
+        guard fd >= 0 else { throw Self.error("cannot open the event journal's folder to sync it") }
+        defer { _ = Foundation.close(fd) }
+        if hooks.faults.directorySyncFails {
+            errno = EIO
+        } else if fsync(fd) == 0 {
+            return
+        }
+        throw Self.error("syncing the event journal's folder failed")
     }
 
     static func error(_ what: String) -> StoreError {

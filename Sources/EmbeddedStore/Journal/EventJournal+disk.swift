@@ -19,14 +19,14 @@ extension EventJournal {
     /// looks again for a failure that retiring the segment (`startSegment`, under `lock`) may
     /// have taken the report of meanwhile.
     func sync() throws(StoreError) {
-        lock.withLock { beforeSync }?()
+        lock.withLock { hooks.beforeSync }?()
         syncLock.lock()
         defer { syncLock.unlock() }
         // A duplicate descriptor keeps the file open even if a checkpoint removes the segment
         // meanwhile, and lets appends go on while the disk works.
         let (fd, failure, injected): (Int32, StoreError?, Bool) = lock.withLock {
-            defer { faults.syncFails = false }
-            return (segments.last.map { dup($0.fd) } ?? -1, syncFailure, faults.syncFails)
+            defer { hooks.faults.syncFails = false }
+            return (segments.last.map { dup($0.fd) } ?? -1, syncFailure, hooks.faults.syncFails)
         }
         if let failure {
             if fd >= 0 { _ = Foundation.close(fd) }
@@ -54,7 +54,7 @@ extension EventJournal {
     /// is left of the test capacity).
     var freeBytes: Int64 {
         let (capacity, used, fd) = lock.withLock {
-            (capacityBytes, segments.reduce(0) { $0 + $1.end }, segments.last?.fd ?? -1)
+            (hooks.capacityBytes, segments.reduce(0) { $0 + $1.end }, segments.last?.fd ?? -1)
         }
         if let capacity { return max(0, capacity - used) }
         var info = statvfs()

@@ -11,7 +11,7 @@ extension EventJournal {
     /// hold `lock`.
     func cutFailedWrite(_ segment: Segment) throws(StoreError) {
         guard segment.holdsFailedWrite else { return }
-        guard !faults.truncateFails else {
+        guard !hooks.faults.truncateFails else {
             throw StoreError.posix(
                 EIO,
                 "cutting a failed write off the event journal failed; no appends until it works")
@@ -37,6 +37,8 @@ extension EventJournal {
         whole.withUnsafeBytes {
             destination.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: copied)
         }
+        // A fault: whether the partial bytes reach the file or not, they are held as a failed
+        // write and cut off (or, when the cut fails, held until it succeeds).
         try? segment.write(copied)
         segment.holdFailedWrite(of: copied)
         try? cutFailedWrite(segment)

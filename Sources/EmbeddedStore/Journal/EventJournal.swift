@@ -1,3 +1,4 @@
+internal import CSystem
 import Foundation
 import ProgressStore
 
@@ -62,13 +63,9 @@ final class EventJournal: @unchecked Sendable {
     let syncLock = NSLock()
     var segments: [Segment] = []
     var nextSeq: Int64 = 1
-    /// A test hook: appends that would take the journal's total size past this fail as if the
-    /// disk were full.
-    var capacityBytes: Int64?
-    /// A test hook: runs at the start of each ``sync()``, on the syncing thread.
-    var beforeSync: (@Sendable () -> Void)?
-    /// A test hook: failures a failing disk could give (see ``Faults``).
-    var faults = Faults()
+    /// What tests set to make the disk look full or failing; empty in production (see
+    /// ``TestHooks``).
+    var hooks = TestHooks()
     /// Why a sync failed, once one has: from then on every append and sync fails with it, until
     /// a restart reads the files again (see ``sync()``).
     var syncFailure: StoreError?
@@ -137,13 +134,15 @@ final class EventJournal: @unchecked Sendable {
         if let syncFailure { throw syncFailure }
         try cutFailedWrite(active)
         let frameBytes = Self.headerBytes + payload.count
-        if let capacityBytes, segments.reduce(0, { $0 + $1.end }) + Int64(frameBytes) > capacityBytes {
+        if let capacityBytes = hooks.capacityBytes,
+            segments.reduce(0, { $0 + $1.end }) + Int64(frameBytes) > capacityBytes
+        {
             throw StoreError.posix(ENOSPC, "the event journal is full (test capacity)")
         }
         let destination = try active.room(for: frameBytes, mappingAtLeast: segmentBytes)
         let seq = nextSeq
-        if let stop = faults.writeStopsAfter {
-            faults.writeStopsAfter = nil
+        if let stop = hooks.faults.writeStopsAfter {
+            hooks.faults.writeStopsAfter = nil
             try failPartway(
                 active, into: destination, after: stop, seq: seq, committedMs: committedMs, payload)
         }
@@ -151,6 +150,8 @@ final class EventJournal: @unchecked Sendable {
         do {
             try active.write(frameBytes)
         } catch {
+            // The write's error is the one to report; a cut that fails too is remembered by the
+            // segment, which refuses appends until a later cut succeeds.
             try? cutFailedWrite(active)
             throw error
         }
@@ -254,10 +255,22 @@ final class EventJournal: @unchecked Sendable {
             let name = prefix + String(nextSeq)
             fd = open(name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             path = name
-            if fd >= 0, durableAcrossPowerLoss { Self.syncDirectory(of: name) }
+            if fd >= 0, durableAcrossPowerLoss {
+                do throws(StoreError) {
+                    try syncDirectory(of: name)
+                } catch {
+                    // Entries acknowledged in a file whose name a power cut could take away
+                    // would be lost with it: no segment, and the active one stays active.
+                    _ = Foundation.close(fd)
+                    _ = unlink(name)
+                    throw error
+                }
+            }
         } else {
             var template = Array((NSTemporaryDirectory() + "/reading-progress-journal.XXXXXX").utf8CString)
-            fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            // Close-on-exec, as every descriptor the store opens: a child process must not
+            // inherit the journal.
+            fd = template.withUnsafeMutableBufferPointer { csystem_mkstemp_cloexec($0.baseAddress!) }
             if fd >= 0 { template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) } }
         }
         guard fd >= 0 else { throw Self.error("cannot create an event journal segment") }

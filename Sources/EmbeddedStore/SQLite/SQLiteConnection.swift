@@ -93,6 +93,8 @@ final class SQLiteConnection: @unchecked Sendable {
             return result
         } catch {
             // After some errors (SQLITE_FULL, SQLITE_IOERR …) SQLite has rolled back already.
+            // The body's error is the one to report; a rollback that fails leaves the
+            // transaction to be rolled back when the connection closes, committing nothing.
             if !isAutocommit { try? execute("ROLLBACK") }
             throw error
         }

@@ -46,6 +46,7 @@ final class Flag: Sendable {
 /// A mutex that spins a little before it sleeps (glibc's adaptive kind), for critical
 /// sections of a microsecond or two taken by every request: the thread that wants it usually
 /// gets it while the holder is still running on another core, without a trip through the kernel.
+/// Elsewhere than glibc, a plain mutex.
 final class SpinningLock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
@@ -54,7 +55,11 @@ final class SpinningLock: @unchecked Sendable {
         mutex.initialize(to: pthread_mutex_t())
         var attributes = pthread_mutexattr_t()
         pthread_mutexattr_init(&attributes)
-        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
+        #if os(Linux)
+            pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
+        #else
+            pthread_mutexattr_settype(&attributes, PTHREAD_MUTEX_NORMAL)
+        #endif
         pthread_mutex_init(mutex, &attributes)
         pthread_mutexattr_destroy(&attributes)
     }

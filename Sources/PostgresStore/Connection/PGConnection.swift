@@ -1,27 +1,31 @@
 internal import CLibPQ
 import Foundation
 import ProgressStore
+import Synchronization
 
 /// One libpq connection, used by one thread at a time (its owner guarantees it). A failed call
 /// becomes a thrown ``StoreError`` here and nowhere else, with PostgreSQL's SQLSTATE.
 ///
 /// Reconnects on demand: after the connection breaks, the next call connects again, but not
 /// sooner than the backoff allows (doubling from 100 ms to 5 s), so that a node whose database
-/// is gone answers 503 at once instead of waiting on a connect for every request.
+/// is gone answers 503 at once instead of waiting on a connect for every request. The backoff
+/// is shared by every connection of a store (``Reconnection``): the database is reachable or
+/// not for all of them, and once one connects again, every other tries at once — otherwise a
+/// node whose health probe got through would go on refusing writes on its other connections.
 final class PGConnection: @unchecked Sendable {
     private let uri: String
     private var handle: OpaquePointer?
-    private var nextAttempt = Date.distantPast
-    private var backoff: TimeInterval = 0.1
-    /// Statements to run after every connect (`LISTEN`, session settings).
-    private let onConnect: [String]
+    private let reconnection: Reconnection
     /// The statements prepared on this connection, by their text: parsed and planned once.
     private var prepared: [String: String] = [:]
 
-    /// A connection to `uri`, made at the first call (or now, with `connectNow`).
-    init(uri: String, onConnect: [String] = [], connectNow: Bool = false) throws(StoreError) {
+    /// A connection to `uri`, made at the first call (or now, with `connectNow`), backing off
+    /// with the other connections that share `reconnection`.
+    init(uri: String, reconnection: Reconnection = Reconnection(), connectNow: Bool = false)
+        throws(StoreError)
+    {
         self.uri = uri
-        self.onConnect = onConnect
+        self.reconnection = reconnection
         if connectNow { try connect() }
     }
 
@@ -42,7 +46,7 @@ final class PGConnection: @unchecked Sendable {
     func connect() throws(StoreError) {
         if isConnected { return }
         close()
-        guard Date() >= nextAttempt else {
+        guard reconnection.mayTry else {
             throw StoreError.postgres(sqlState: nil, "PostgreSQL is unreachable (retrying)")
         }
         let conninfo = Self.withTimeouts(uri)
@@ -50,13 +54,22 @@ final class PGConnection: @unchecked Sendable {
         guard let connection, PQstatus(connection) == CONNECTION_OK else {
             let message = connection.map { String(cString: PQerrorMessage($0)) } ?? "out of memory"
             if let connection { PQfinish(connection) }
-            nextAttempt = Date().addingTimeInterval(backoff)
-            backoff = min(backoff * 2, 5)
+            reconnection.failed()
             throw StoreError.postgres(sqlState: nil, "cannot connect to PostgreSQL: \(Self.trimmed(message))")
         }
         handle = connection
-        backoff = 0.1
-        for statement in onConnect { _ = try execute(statement) }
+        reconnection.succeeded()
+    }
+
+    /// Lets go of a connection the server has closed while it sat idle (a restart, an
+    /// administrator's `pg_terminate_backend`), so that the next call connects anew instead of
+    /// failing on it. One `poll` that does not wait: an idle connection has nothing to read
+    /// unless the server has said goodbye (or sent a notice, which is consumed).
+    func dropIfClosedByServer() {
+        guard let handle else { return }
+        var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, 0) > 0 else { return }
+        if PQconsumeInput(handle) == 0 || PQstatus(handle) != CONNECTION_OK { close() }
     }
 
     /// Runs `sql` with `parameters` ($1, $2…), in text form but for `.bytes` (binary); results in
@@ -123,35 +136,16 @@ final class PGConnection: @unchecked Sendable {
             try execute("COMMIT")
             return value
         } catch {
+            // The body's error is the one to report; should the rollback fail, the connection
+            // has broken (and closed), which rolls the transaction back just as well.
             if isConnected { _ = try? execute("ROLLBACK") }
             throw error
         }
     }
 
-    /// Waits up to `seconds` for a notification on a channel this connection listens on;
-    /// whether one came. Notifications that came meanwhile count.
-    func waitForNotification(seconds: Double) -> Bool {
-        guard let handle, isConnected else { return false }
-        if drainNotifications(handle) { return true }
-        var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
-        guard poll(&descriptor, 1, Int32(seconds * 1000)) > 0 else { return false }
-        PQconsumeInput(handle)
-        return drainNotifications(handle)
-    }
-
-    private func drainNotifications(_ handle: OpaquePointer) -> Bool {
-        var any = false
-        while let notification = PQnotifies(handle) {
-            any = true
-            PQfreemem(notification)
-        }
-        return any
-    }
-
     private func brokenConnection(_ message: String) -> StoreError {
         close()
-        nextAttempt = Date().addingTimeInterval(backoff)
-        backoff = min(backoff * 2, 5)
+        reconnection.failed()
         return StoreError.postgres(sqlState: nil, "the connection to PostgreSQL broke: \(message)")
     }
 
@@ -168,5 +162,34 @@ final class PGConnection: @unchecked Sendable {
 
     private static func trimmed(_ message: String) -> String {
         message.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "\n", with: " ")
+    }
+}
+
+/// When the connections of one store may next try to connect: the backoff they share.
+final class Reconnection: Sendable {
+    private struct State {
+        var nextAttempt = Date.distantPast
+        var backoff: TimeInterval = 0.1
+    }
+
+    private let state = Mutex(State())
+
+    init() {}
+
+    /// Whether the backoff after the last failure is over.
+    var mayTry: Bool { state.withLock { Date() >= $0.nextAttempt } }
+
+    /// A connect failed or a connection broke: no connection tries before the backoff is
+    /// over, and the next backoff is twice as long (at most 5 s).
+    func failed() {
+        state.withLock { state in
+            state.nextAttempt = Date().addingTimeInterval(state.backoff)
+            state.backoff = min(state.backoff * 2, 5)
+        }
+    }
+
+    /// A connection got through: every other may try again at once.
+    func succeeded() {
+        state.withLock { $0 = State() }
     }
 }

@@ -17,7 +17,8 @@ final class PGResult {
         PQclear(handle)
     }
 
-    /// Rows an `INSERT`, `UPDATE` or `DELETE` touched.
+    /// Rows an `INSERT`, `UPDATE` or `DELETE` touched (0 for other statements, whose count
+    /// libpq gives as an empty string).
     var affectedRows: Int64 { Int64(String(cString: PQcmdTuples(handle))) ?? 0 }
 
     func isNull(_ row: Int, _ column: Int) -> Bool {
@@ -37,23 +38,53 @@ final class PGResult {
         String(decoding: raw(row, column), as: UTF8.self)
     }
 
-    func int64(_ row: Int, _ column: Int) -> Int64 {
+    /// An `int8` (or narrower) value; throws on NULL, and on anything that is not a whole
+    /// number in range, rather than reading it as 0.
+    func int64(_ row: Int, _ column: Int) throws(StoreError) -> Int64 {
+        try notNull(row, column, "a number")
         if binary {
             let bytes = raw(row, column)
-            return bytes.reduce(Int64(0)) { $0 << 8 | Int64($1) }
+            guard [2, 4, 8].contains(bytes.count) else { throw unreadable(row, column, "a number") }
+            // Big-endian two's complement of the column's width.
+            let unsigned = bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            let shift = UInt64(64 - 8 * bytes.count)
+            return Int64(bitPattern: unsigned << shift) >> shift
         }
-        return Int64(string(row, column)) ?? 0
+        guard let value = Int64(string(row, column)) else { throw unreadable(row, column, "a number") }
+        return value
     }
 
-    func double(_ row: Int, _ column: Int) -> Double {
+    func double(_ row: Int, _ column: Int) throws(StoreError) -> Double {
+        try notNull(row, column, "a number")
         if binary {
-            return Double(bitPattern: UInt64(bitPattern: int64(row, column)))
+            let bytes = raw(row, column)
+            guard bytes.count == 8 else { throw unreadable(row, column, "a number") }
+            return Double(bitPattern: bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
         }
-        return Double(string(row, column)) ?? 0
+        guard let value = Double(string(row, column)) else { throw unreadable(row, column, "a number") }
+        return value
     }
 
-    func bool(_ row: Int, _ column: Int) -> Bool {
-        binary ? raw(row, column).first == 1 : string(row, column) == "t"
+    func bool(_ row: Int, _ column: Int) throws(StoreError) -> Bool {
+        try notNull(row, column, "a boolean")
+        let bytes = raw(row, column)
+        guard bytes.count == 1 else { throw unreadable(row, column, "a boolean") }
+        switch (binary, bytes[0]) {
+        case (true, 0), (false, UInt8(ascii: "f")): return false
+        case (true, 1), (false, UInt8(ascii: "t")): return true
+        default: throw unreadable(row, column, "a boolean")
+        }
+    }
+
+    private func notNull(_ row: Int, _ column: Int, _ kind: String) throws(StoreError) {
+        guard isNull(row, column) else { return }
+        throw StoreError.corrupt("PostgreSQL returned NULL where \(kind) was expected (column \(column + 1))")
+    }
+
+    private func unreadable(_ row: Int, _ column: Int, _ kind: String) -> StoreError {
+        StoreError.corrupt(
+            "PostgreSQL returned \"\(string(row, column).prefix(40))\" where \(kind) was expected "
+                + "(column \(column + 1))")
     }
 
     /// A `bytea` value: raw in binary results, decoded from hex (`\x…`) in text ones.

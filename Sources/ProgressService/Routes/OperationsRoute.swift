@@ -1,20 +1,29 @@
 extension ProgressService {
-    /// `GET /healthz` (docs/operations.md): 200 while the store accepts writes, else 503.
-    func health(writable: Bool) -> Reply {
+    /// `GET /healthz` (docs/operations.md): 200 `{"status":"ok"}` while the store accepts writes
+    /// and has nothing to report; 200 `{"status":"degraded","reason":…}` while it accepts writes
+    /// but names a problem (a checkpoint that keeps failing) — the node still answers correctly,
+    /// so a load balancer keeps it, and monitoring sees why; else 503 `{"status":"unavailable",…}`.
+    func health(writable: Bool, problem: String? = nil) -> Reply {
         var w = JSONWriter()
         w.beginObject()
-        if writable {
-            w.key("status")
-            w.string("ok")
-            w.endObject()
-            return .json(200, w)
-        }
         w.key("status")
-        w.string("unavailable")
-        w.key("error")
-        APIError.storeUnavailable("the last write failed").writeDetail(into: &w)
+        guard writable else {
+            w.string("unavailable")
+            let reason = "the last write failed" + (problem.map { "; " + $0 } ?? "")
+            w.key("reason")
+            w.string(reason)
+            w.key("error")
+            APIError.storeUnavailable(reason).writeDetail(into: &w)
+            w.endObject()
+            return .json(503, w)
+        }
+        w.string(problem == nil ? "ok" : "degraded")
+        if let problem {
+            w.key("reason")
+            w.string(problem)
+        }
         w.endObject()
-        return .json(503, w)
+        return .json(200, w)
     }
 
     /// `GET /metrics` in the Prometheus text format: the service's own series, the room under the

@@ -1,4 +1,5 @@
 import Foundation
+import ProgressStore
 import Synchronization
 
 /// One line per request and per lifecycle event, on standard error.
@@ -8,6 +9,9 @@ import Synchronization
 /// logging costs the thread that answers neither the formatting nor a system call, nor even a
 /// read of the wall clock: a record carries the monotonic time its request ended (which the
 /// request measured anyway), and the flusher turns that into wall-clock time.
+///
+/// The flusher runs from ``start()`` to ``stop(within:)``, which writes out what is left; it
+/// holds the log only while it flushes, never in between.
 public final class RequestLog: Sendable {
     private struct Record {
         /// When the request was answered, on ``MonotonicClock``.
@@ -37,19 +41,40 @@ public final class RequestLog: Sendable {
     /// Held while flushing.
     private let formatting = Mutex(Formatting())
     private let enabled: Bool
+    /// Where the lines go: standard error, or a test's pipe.
+    private let fd: Int32
+    private let flusher = Flusher()
     private static let flushThreshold = 4096
 
-    public init(enabled: Bool = true) {
+    /// A log of requests (unless `enabled` is false: then of lifecycle lines only) on standard
+    /// error. Starts no thread: ``start()`` does.
+    public convenience init(enabled: Bool = true) {
+        self.init(enabled: enabled, fd: 2)
+    }
+
+    /// A log written to `fd` (a test hook; the log does not close it).
+    package init(enabled: Bool, fd: Int32) {
         self.enabled = enabled
-        guard enabled else { return }
-        let flusher = Thread { [weak self] in
-            while let log = self {
-                log.flush()
-                Thread.sleep(forTimeInterval: 0.1)
+        self.fd = fd
+    }
+
+    /// Starts the thread that writes request lines out every 100 ms. Idempotent.
+    public func start() {
+        guard enabled, flusher.markStarted() else { return }
+        let thread = Thread { [weak self, flusher] in
+            while flusher.waitForNextFlush(seconds: 0.1) {
+                self?.flush()
             }
+            flusher.markStopped()
         }
-        flusher.name = "request-log"
-        flusher.start()
+        thread.name = "request-log"
+        thread.start()
+    }
+
+    /// Stops the flusher, waiting up to `seconds` for it, and writes out what is left.
+    public func stop(within seconds: Double = 1) {
+        flusher.stop(within: seconds)
+        flush()
     }
 
     /// Records `2026-11-30T09:00:00.123Z POST /v1/events 202 0.840ms` for a request that took
@@ -118,13 +143,22 @@ public final class RequestLog: Sendable {
                         line.byte(0x0A)
                     }
                 }
-                var sent = 0
-                while sent < line.count {
-                    let written = write(2, buffer.baseAddress! + sent, line.count - sent)
-                    if written <= 0 { return }
-                    sent += written
-                }
+                Self.writeAll(
+                    fd, UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[..<line.count])))
             }
+        }
+    }
+
+    /// Writes `bytes` to `fd` whole: again after a signal interrupted the call, and on after a
+    /// short write. Gives up on any other error: a log that cannot be written (standard error
+    /// closed) must not hold the service up, and there is nowhere left to report it.
+    private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) {
+        var sent = 0
+        while sent < bytes.count {
+            let written = write(fd, bytes.baseAddress! + sent, bytes.count - sent)
+            if written < 0, errno == EINTR { continue }
+            if written <= 0 { return }
+            sent += written
         }
     }
 
@@ -194,15 +228,48 @@ private struct LineWriter {
     }
 }
 
-/// Milliseconds since the Unix epoch, from the wall clock.
-public func wallClockMs() -> Int64 {
-    var now = timespec()
-    clock_gettime(CLOCK_REALTIME, &now)
-    return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
-}
+/// When the flusher flushes next, and whether it is to stop: what its thread holds instead of
+/// the log.
+private final class Flusher: @unchecked Sendable {
+    // `condition` guards everything below.
+    private let condition = NSCondition()
+    private var started = false
+    private var stopping = false
+    private var running = false
 
-private func wallClockNanoseconds() -> Int64 {
-    var now = timespec()
-    clock_gettime(CLOCK_REALTIME, &now)
-    return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+    /// Whether this call started it (false when it was already).
+    func markStarted() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !started else { return false }
+        started = true
+        running = true
+        return true
+    }
+
+    /// Waits `seconds` or until stopped; whether to flush (false: stop).
+    func waitForNextFlush(seconds: Double) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        if !stopping { _ = condition.wait(until: Date().addingTimeInterval(seconds)) }
+        return !stopping
+    }
+
+    func markStopped() {
+        condition.lock()
+        running = false
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func stop(within seconds: Double) {
+        let deadline = Date().addingTimeInterval(seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        stopping = true
+        condition.broadcast()
+        while running {
+            if !condition.wait(until: deadline) { return }
+        }
+    }
 }

@@ -19,8 +19,15 @@ final class ServiceUnderTest {
     let service: ProgressService
 
     init(_ configuration: ServiceConfiguration = ServiceConfiguration()) throws {
-        store = try EmbeddedStore(
+        store = try EmbeddedStore.open(
             path: ":memory:", options: EmbeddedStore.Options(clock: { ServiceUnderTest.nowMs }))
+        service = ProgressService(
+            configuration: configuration, store: store, clock: { ServiceUnderTest.nowMs })
+    }
+
+    /// The service over `store` (closed with the harness).
+    init(store: EmbeddedStore, _ configuration: ServiceConfiguration = ServiceConfiguration()) {
+        self.store = store
         service = ProgressService(
             configuration: configuration, store: store, clock: { ServiceUnderTest.nowMs })
     }
