@@ -86,7 +86,9 @@ func serve(_ options: Options) -> Int32 {
     do {
         port = try server.start()
     } catch {
-        log.lifecycle("cannot listen on \(options.host):\(options.port): \(error)")
+        // Each reason names what failed: the address (`cannot listen on …`), the framing proof
+        // (`not serving: …`) or the daemon.
+        log.lifecycle("cannot start the server: \(error)")
         store.close()
         return 1
     }
