@@ -1,4 +1,5 @@
 import ProgressCore
+import ProgressStore
 
 extension EventBatch {
     /// `decode` without `EventScanner`: every body through `JSONParser` and
@@ -68,6 +69,16 @@ extension DecodedEvent {
             && geometry.axis == other.geometry.axis && geometry.step == other.geometry.step
             && geometry.numberBits == other.geometry.numberBits && engagedMs == other.engagedMs
             && timeMs == other.timeMs && id.map { Array($0.utf8) } == other.id.map { Array($0.utf8) }
+            && attention == other.attention && device == other.device
+            && source.map { Array($0.utf8) } == other.source.map { Array($0.utf8) }
+            && sections.map { $0.map(\.bits) } == other.sections.map { $0.map(\.bits) }
+    }
+}
+
+extension Section {
+    /// The title's bytes, the start's bits and the words, for comparing to the last bit.
+    fileprivate var bits: [UInt64] {
+        title.utf8.map { UInt64($0) } + [start.bitPattern, words.map { UInt64($0) } ?? .max]
     }
 }
 

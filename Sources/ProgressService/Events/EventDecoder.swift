@@ -1,4 +1,5 @@
 import ProgressCore
+import ProgressStore
 
 /// An event as a client sent it, checked field by field (docs/api.md, "Events") but not yet placed in time.
 /// Its geometry has passed `validate()`: both decoders refuse an event whose geometry does not.
@@ -11,6 +12,14 @@ struct DecodedEvent: Sendable {
     /// Client time in ms since the epoch, when the client sent one.
     let timeMs: Int64?
     let id: String?
+    /// The article's headings (docs/api.md, "Sections and attention"), when sent.
+    var sections: [Section]? = nil
+    /// ``AttentionBands/count`` engaged milliseconds, one a band of the body, when sent.
+    var attention: [UInt32]? = nil
+    /// The device class the client named, when it named one.
+    var device: DeviceClass? = nil
+    /// Where the reader came from, normalised (``ReaderSource/normalised(_:)``), when sent.
+    var source: String? = nil
 }
 
 /// Turns a parsed JSON object into a `DecodedEvent`, naming the field at fault when it can't.
@@ -52,9 +61,15 @@ struct EventDecoder {
         let engagedMs = try integer(present(value["engagedMs"]), "engagedMs", in: 0...Self.engagedMsMax) ?? 0
         let timeMs = try EventTime.parse(present(value["time"]))
         let id = try optionalString(value["id"], "id", maxBytes: Self.idMaxBytes)
-        return DecodedEvent(
+        var event = DecodedEvent(
             article: article ?? "", reader: reader, geometry: geometry, engagedMs: engagedMs,
             timeMs: timeMs, id: id)
+        event.sections = try sections(value["sections"])
+        event.attention = try attention(value["attention"], engagedMs: engagedMs)
+        event.device = try device(value["device"])
+        event.source = try optionalString(value["source"], "source", maxBytes: ReaderSource.maximumBytes)
+            .map(ReaderSource.normalised)
+        return event
     }
 
     private func identity(_ object: JSONValue, _ field: String, maxBytes: Int) throws(APIError) -> String? {
@@ -73,8 +88,7 @@ struct EventDecoder {
         return try checkedString(value, field, maxBytes: maxBytes)
     }
 
-    private func checkedString(_ value: JSONValue, _ field: String, maxBytes: Int) throws(APIError) -> String
-    {
+    func checkedString(_ value: JSONValue, _ field: String, maxBytes: Int) throws(APIError) -> String {
         guard case .string(let string) = value else {
             throw .invalidEvent("\(field) must be a string, not \(value.typeName)", field: field)
         }
@@ -149,13 +163,13 @@ struct EventDecoder {
         return value
     }
 
-    private func requireObject(_ value: JSONValue, _ field: String) throws(APIError) {
+    func requireObject(_ value: JSONValue, _ field: String) throws(APIError) {
         guard case .object = value else {
             throw .invalidEvent("\(field) must be an object, not \(value.typeName)", field: field)
         }
     }
 
-    private func number(_ object: JSONValue, _ parent: String, _ member: String) throws(APIError) -> Double {
+    func number(_ object: JSONValue, _ parent: String, _ member: String) throws(APIError) -> Double {
         guard let number = try optionalNumber(object, parent, member) else {
             throw .invalidEvent("\(parent).\(member) is required", field: "\(parent).\(member)")
         }
@@ -173,7 +187,7 @@ struct EventDecoder {
         return number
     }
 
-    private func integer(_ value: JSONValue?, _ field: String, in range: ClosedRange<Int64>) throws(APIError)
+    func integer(_ value: JSONValue?, _ field: String, in range: ClosedRange<Int64>) throws(APIError)
         -> Int64?
     {
         guard let value = present(value) else { return nil }

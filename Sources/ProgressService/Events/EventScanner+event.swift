@@ -1,4 +1,5 @@
 import ProgressCore
+import ProgressStore
 
 extension EventScanner {
     /// An event object, by `EventDecoder`'s rules, member by member.
@@ -19,6 +20,9 @@ extension EventScanner {
         var engagedMs: Int64 = 0
         var timeMs: Int64?
         var id: String?
+        var attention: [UInt32]?
+        var device: DeviceClass?
+        var source: String?
         var unknown = UnknownNames()
         repeat {
             try startKey()
@@ -70,6 +74,17 @@ extension EventScanner {
                 if !skipNull() { timeMs = try time() }
             case .id:
                 if !skipNull() { id = try string(maxBytes: EventDecoder.idMaxBytes) }
+            case .sections:
+                // Sent with the first event of a view only: the tree path reads and words them.
+                guard skipNull() else { throw Unusual() }
+            case .attention:
+                if !skipNull() { attention = try bands() }
+            case .device:
+                if !skipNull() { device = try self.device() }
+            case .source:
+                if !skipNull() {
+                    source = ReaderSource.normalised(try string(maxBytes: ReaderSource.maximumBytes))
+                }
             default:
                 throw Unusual()  // `member()` returns none of the others
             }
@@ -86,9 +101,15 @@ extension EventScanner {
         } catch {
             throw Unusual()
         }
-        return DecodedEvent(
+        // Each band within the event's engaged time, which may have come after them.
+        if let attention, attention.contains(where: { Int64($0) > engagedMs }) { throw Unusual() }
+        var event = DecodedEvent(
             article: article ?? "", reader: reader, geometry: geometry, engagedMs: engagedMs,
             timeMs: timeMs, id: id)
+        event.attention = attention
+        event.device = device
+        event.source = source
+        return event
     }
 
     /// The member whose name starts at `index`, told apart by its first byte; `nil` for a name
@@ -98,6 +119,7 @@ extension EventScanner {
         case UInt8(ascii: "a"):
             if matchKey(.article) { return .article }
             if matchKey(.axis) { return .axis }
+            if matchKey(.attention) { return .attention }
         case UInt8(ascii: "r"):
             if matchKey(.reader) { return .reader }
             if matchKey(.region) { return .region }
@@ -106,6 +128,8 @@ extension EventScanner {
             if matchKey(.contentSize) { return .contentSize }
             if matchKey(.containerSize) { return .containerSize }
             if matchKey(.contentInsets) { return .contentInsets }
+        case UInt8(ascii: "d"):
+            if matchKey(.device) { return .device }
         case UInt8(ascii: "e"):
             if matchKey(.engagedMs) { return .engagedMs }
         case UInt8(ascii: "i"):
@@ -113,6 +137,8 @@ extension EventScanner {
             if matchKey(.indicator) { return .indicator }
         case UInt8(ascii: "s"):
             if matchKey(.step) { return .step }
+            if matchKey(.source) { return .source }
+            if matchKey(.sections) { return .sections }
         case UInt8(ascii: "t"):
             if matchKey(.time) { return .time }
         default:
@@ -145,6 +171,29 @@ extension EventScanner {
             return nil
         }
         return try string(maxBytes: maxBytes)
+    }
+
+    /// `attention`: an array of exactly ``AttentionBands/count`` whole numbers of engaged
+    /// milliseconds, which the caller holds to the event's `engagedMs`.
+    private mutating func bands() throws(Unusual) -> [UInt32] {
+        try expect(UInt8(ascii: "["))
+        var bands: [UInt32] = []
+        bands.reserveCapacity(AttentionBands.count)
+        repeat {
+            skipWhitespace()
+            guard bands.count < AttentionBands.count else { throw Unusual() }
+            bands.append(UInt32(try integer(in: 0...EventDecoder.engagedMsMax)))
+        } while try nextElement(closing: UInt8(ascii: "]"))
+        guard bands.count == AttentionBands.count else { throw Unusual() }
+        return bands
+    }
+
+    private mutating func device() throws(Unusual) -> DeviceClass {
+        if matchString("phone") { return .phone }
+        if matchString("desktop") { return .desktop }
+        if matchString("tablet") { return .tablet }
+        if matchString("other") { return .other }
+        throw Unusual()
     }
 
     private mutating func axis() throws(Unusual) -> ScrollAxis {

@@ -2,7 +2,7 @@ extension EventScanner {
     /// Every key the scanner knows: the members of an event, then those of its objects.
     enum Key: Int, CaseIterable {
         case article, reader, axis, contentOffset, contentSize, containerSize, contentInsets, region
-        case step, indicator, engagedMs, time, id
+        case step, indicator, engagedMs, time, id, sections, attention, device, source
         case x, y, width, height, top, leading, bottom, trailing, start, end, index, total
         case trackLength, thumbLength
 
@@ -21,6 +21,10 @@ extension EventScanner {
             case .engagedMs: "engagedMs"
             case .time: "time"
             case .id: "id"
+            case .sections: "sections"
+            case .attention: "attention"
+            case .device: "device"
+            case .source: "source"
             case .x: "x"
             case .y: "y"
             case .width: "width"

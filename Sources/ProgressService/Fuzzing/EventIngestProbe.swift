@@ -1,4 +1,5 @@
 import ProgressCore
+import ProgressStore
 
 /// The ingest path as the `event-fuzzer` target drives it; the service itself never calls this.
 ///
@@ -87,6 +88,7 @@ public enum EventIngestProbe {
         if let id = event.id { checkText(id, bytes: 1...EventDecoder.idMaxBytes, "id") }
         require((0...EventDecoder.engagedMsMax).contains(event.engagedMs), "engagedMs within 0…86 400 000")
         if let timeMs = event.timeMs { checkTime(timeMs) }
+        checkParts(of: event)
 
         let figures: ProgressFigures
         do {
@@ -96,6 +98,28 @@ public enum EventIngestProbe {
             fail("a decoded event has no figures: \(error.message)")
         }
         check(figures, of: event.geometry)
+    }
+
+    /// Sections, attention and source as docs/api.md bounds them.
+    private static func checkParts(of event: DecodedEvent) {
+        if let sections = event.sections {
+            require(sections.count <= Section.maximumCount, "at most 64 sections")
+            for (index, section) in sections.enumerated() {
+                checkText(section.title, bytes: 1...Section.maximumTitleBytes, "sections[\(index)].title")
+                require(section.start >= 0 && section.start < 1, "a section starts within [0, 1)")
+                require(index == 0 || section.start > sections[index - 1].start, "section starts increase")
+                require(
+                    section.words.map { (0...Section.maximumWords).contains($0) } ?? true, "words in range")
+            }
+        }
+        if let attention = event.attention {
+            require(attention.count == AttentionBands.count, "attention has 20 bands")
+            require(attention.allSatisfy { Int64($0) <= event.engagedMs }, "attention within engagedMs")
+        }
+        if let source = event.source {
+            require(!source.isEmpty && !source.unicodeScalars.contains(where: isControl), "a plain source")
+            require(ReaderSource.normalised(source) == source, "a source is kept normalised")
+        }
     }
 
     private static func check(_ figures: ProgressFigures, of geometry: ScrollSnapshot) {
@@ -187,6 +211,8 @@ public enum EventIngestProbe {
         case (.success(let x), .success(let y)):
             return x.article == y.article && x.reader == y.reader && x.geometry == y.geometry
                 && x.engagedMs == y.engagedMs && x.timeMs == y.timeMs && x.id == y.id
+                && x.sections == y.sections && x.attention == y.attention && x.device == y.device
+                && x.source == y.source
         case (.failure(let x), .failure(let y)): return x == y
         default: return false
         }

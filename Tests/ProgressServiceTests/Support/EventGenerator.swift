@@ -56,7 +56,19 @@ struct EventGenerator {
             let track = Int.random(in: 1...10_000, using: &$0.random)
             return $0.object([("trackLength", "\(track)"), ("thumbLength", $0.whole(0...Int64(track)))])
         }
-        optional(&members, "engagedMs") { $0.whole(0...EventDecoder.engagedMsMax) }
+        let engagedMs =
+            chance(1, in: 2) ? Int64.random(in: 0...EventDecoder.engagedMsMax, using: &random) : nil
+        if let engagedMs {
+            members.append(("engagedMs", "\(engagedMs)"))
+        } else {
+            optional(&members, "engagedMs") { _ in "null" }
+        }
+        optional(&members, "attention") { generator in
+            let bands = (0..<20).map { _ in generator.whole(0...(engagedMs ?? 0)) }
+            return "[" + bands.map { $0 + generator.space() }.joined(separator: ",") + "]"
+        }
+        optional(&members, "device") { $0.pick([#""phone""#, #""tablet""#, #""desktop""#, #""other""#]) }
+        optional(&members, "source") { $0.string(1...100) }
         optional(&members, "time") { $0.time() }
         optional(&members, "id") { $0.string(1...EventDecoder.idMaxBytes) }
         return object(members.shuffled(using: &random))

@@ -1,0 +1,62 @@
+/// One heading of an article as a client reports it (docs/api.md, "Sections and attention"):
+/// where it lies in the article body, as a share of the body (the coordinate of `seenDepth`),
+/// and how many words its section has.
+public struct Section: Sendable, Equatable {
+    /// At most ``maximumTitleBytes`` bytes of UTF-8, without control characters.
+    public var title: String
+    /// `0 ≤ start < 1`; the starts of one map strictly increase.
+    public var start: Double
+    /// `0…1 000 000`, or `nil` when the client did not count them.
+    public var words: Int32?
+
+    public static let maximumTitleBytes = 200
+    public static let maximumWords: Int32 = 1_000_000
+    /// At most this many sections in one map.
+    public static let maximumCount = 64
+
+    public init(title: String, start: Double, words: Int32? = nil) {
+        self.title = title
+        self.start = start
+        self.words = words
+    }
+}
+
+/// The engaged milliseconds each twentieth of the article body was in view since the reader's
+/// previous event on the article (docs/api.md, "Sections and attention"). Several bands accrue
+/// the same milliseconds; none more than the event's `engagedMs`.
+public enum AttentionBands {
+    /// The body is cut into this many bands of equal length.
+    public static let count = 20
+}
+
+/// The class of device a reader reads on (docs/api.md, "Segments").
+public enum DeviceClass: String, Sendable, CaseIterable {
+    case phone, tablet, desktop, other
+
+    /// The class of a vertical scroll view `width` CSS pixels (or points) wide: phones below
+    /// 600, tablets below 1024, desktops from 1024.
+    public init(containerWidth width: Double) {
+        self = width < 600 ? .phone : width < 1024 ? .tablet : .desktop
+    }
+}
+
+/// Where readers come from (docs/api.md, "Segments"): a campaign name or another site's host.
+public enum ReaderSource {
+    /// At most this many bytes as sent.
+    public static let maximumBytes = 100
+    /// The source of readers whose events named none.
+    public static let direct = "(direct)"
+    /// The source that readers from sources past a store's bound count under.
+    public static let other = "(other)"
+
+    /// `source` as the statistics keep it: lower-cased, with a leading `www.` removed when
+    /// something follows it, so that `WWW.Example.com` and `example.com` are one source.
+    public static func normalised(_ source: String) -> String {
+        // What clients send nearly always: already lower-case ASCII, no `www.`.
+        let plain = !source.utf8.contains { (0x41...0x5A).contains($0) || $0 >= 0x80 }
+        if plain, !source.hasPrefix("www.") { return source }
+        let lower = source.lowercased()
+        guard lower.hasPrefix("www."), lower.utf8.count > 4 else { return lower }
+        return String(lower.dropFirst(4))
+    }
+}
