@@ -65,7 +65,7 @@ public final class EmbeddedStore: ProgressStore {
         // Erased ids and expired salts leave the file's pages too, not only its tables.
         try state.execute("PRAGMA secure_delete = ON")
         let salts = try SaltBook(filename: stateName, busyTimeoutMs: options.busyTimeoutMs)
-        try salts.prune(today: Self.day(ofMs: options.clock()))
+        try salts.prune(today: UTCDay.of(ms: options.clock()))
         self.salts = salts
 
         let checkpointer = try Checkpointer(state: state, options: options)
@@ -116,7 +116,7 @@ public final class EmbeddedStore: ProgressStore {
             journal: journal, capture: { saved in writer.capture(changedSince: saved) },
             upkeep: { [salts, options] in
                 let now = options.clock()
-                try? salts.prune(today: Self.day(ofMs: now))
+                try? salts.prune(today: UTCDay.of(ms: now))
                 return options.firstKeptDay(atMs: now).map { writer.dropDays(before: $0) > 0 } ?? false
             })
     }
@@ -166,9 +166,6 @@ public final class EmbeddedStore: ProgressStore {
     var committedSeqValue: Int64 { journal.upcomingSeq - 1 }
     var checkpointSeq: Int64 { checkpointer.foldedSeq }
     var checkpointFailing: Bool { checkpointer.failing.current }
-
-    /// The UTC day of `ms` since the epoch.
-    static func day(ofMs ms: Int64) -> Int32 { Int32(ms.floorDivided(by: 86_400_000)) }
 
     /// Whether ``close()`` has begun.
     var isClosed: Bool { closed.current }
