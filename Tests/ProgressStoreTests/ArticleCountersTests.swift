@@ -105,8 +105,7 @@ struct ArticleCountersTests {
             let reader = figures(
                 Double(k) / Double(readers), 1, scrollable: k % 10 != 0, first: Int64(k), last: Int64(k))
             all.append(reader)
-            counters.move(from: nil, to: reader)
-            if counters.wantsHistograms {
+            if counters.move(from: nil, to: reader) {
                 counters.histograms = DepthHistograms { body in all.forEach(body) }
             }
         }

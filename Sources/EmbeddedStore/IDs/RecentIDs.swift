@@ -15,7 +15,7 @@ struct IDDigest: Hashable {
 
     /// The digest of a key's bytes.
     init(of key: UnsafeBufferPointer<UInt8>) {
-        self.init(nonZero: SipHash.hash(key, key: Self.keys.key, rounds: .sip13))
+        self.init(nonZero: SipHash.hash13(key, key: Self.keys.key))
     }
 
     init(of key: ExactKey) {
@@ -33,7 +33,7 @@ struct IDDigest: Hashable {
         guard salt != 0 else { return self }
         return withUnsafeBytes(of: (value.littleEndian, salt.littleEndian)) { raw in
             IDDigest(
-                nonZero: SipHash.hash(raw.bindMemory(to: UInt8.self), key: Self.keys.salt, rounds: .sip13))
+                nonZero: SipHash.hash13(raw.bindMemory(to: UInt8.self), key: Self.keys.salt))
         }
     }
 }

@@ -61,8 +61,7 @@ struct ArticleIndex: Sendable {
                 firstDays.markOtherDays(at: Int(slot))
             }
         }
-        counters.move(from: before, to: after)
-        if counters.wantsHistograms {
+        if counters.move(from: before, to: after) {
             counters.histograms = DepthHistograms { body in forEachReader(in: .allTime) { body($1) } }
         }
         return isNew

@@ -68,7 +68,7 @@ struct ReaderNames {
     /// SipHash-1-3 under this process's key, drawn once from the system's generator.
     @inline(__always)
     private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        SipHash.hash(bytes, key: key, rounds: .sip13)
+        SipHash.hash13(bytes, key: key)
     }
 
     private static let key = SipHash.Key.random()

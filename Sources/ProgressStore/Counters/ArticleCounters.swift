@@ -29,9 +29,11 @@ package struct ArticleCounters: Sendable, Equatable {
     }
 
     /// Moves one reader's all-time figures from `before` (nil for a new reader) to `after`, which
-    /// is `before` with more figures folded in.
-    @inlinable
-    package mutating func move(from before: ReaderFigures?, to after: ReaderFigures) {
+    /// is `before` with more figures folded in. Returns whether the histograms are due: there
+    /// are none, and more readers than ``histogramMinimumReaders`` (then the store sets them
+    /// from its readers, with ``DepthHistograms/init(_:)``).
+    @discardableResult
+    package mutating func move(from before: ReaderFigures?, to after: ReaderFigures) -> Bool {
         let wasCounted: Bool
         if let before {
             events += after.events &- before.events
@@ -66,6 +68,7 @@ package struct ArticleCounters: Sendable, Equatable {
             seenSum.add(after.maxSeenDepth)
             histograms?.seenDepth.insert(after.maxSeenDepth)
         }
+        return readers > Self.histogramMinimumReaders && histograms == nil
     }
 
     /// Takes a reader out with its all-time `figures` (erasure, retention). The first and last
@@ -84,14 +87,6 @@ package struct ArticleCounters: Sendable, Equatable {
         seenSum.remove(figures.maxSeenDepth)
         histograms?.seenDepth.remove(figures.maxSeenDepth)
         if readers == 0 { (firstMs, lastMs) = (nil, nil) }
-    }
-
-    /// Whether the histograms are due: there are none, and more readers than
-    /// ``histogramMinimumReaders``. Then the store sets them from its readers
-    /// (``DepthHistograms/init(_:)``).
-    @inlinable
-    package var wantsHistograms: Bool {
-        histograms == nil && readers > Self.histogramMinimumReaders
     }
 
     /// Whether `days` holds every day this article has an event on, so that figures over

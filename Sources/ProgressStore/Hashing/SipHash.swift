@@ -70,12 +70,33 @@ package struct SipHash {
         }
     }
 
+    /// SipHash-1-3-64 of `bytes` under `key`, at once: the index's hash of every reader id. Its
+    /// rounds are constants here, in this module, so that they unroll whether or not the
+    /// caller's module inlines it.
+    package static func hash13(_ bytes: UnsafeBufferPointer<UInt8>, key: Key) -> UInt64 {
+        hash(bytes, key: key, rounds: .sip13)
+    }
+
     /// The 64-bit hash of `bytes` at once.
     @inlinable @inline(__always)
     package static func hash(_ bytes: UnsafeBufferPointer<UInt8>, key: Key, rounds: Rounds) -> UInt64 {
+        // The words straight from the buffer, without the bookkeeping of a hash fed in pieces.
         var hash = SipHash(k0: key.k0, k1: key.k1, rounds: rounds)
-        hash.append(UnsafeRawBufferPointer(bytes))
-        return hash.finalize64()
+        let raw = UnsafeRawBufferPointer(bytes)
+        var offset = 0
+        while raw.count - offset >= 8 {
+            hash.compress(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+            offset += 8
+        }
+        var last = UInt64(truncatingIfNeeded: raw.count) &<< 56
+        var shift: UInt64 = 0
+        while offset < raw.count {
+            last |= UInt64(raw[offset]) &<< shift
+            shift += 8
+            offset += 1
+        }
+        hash.finish(last: last)
+        return hash.v0 ^ hash.v1 ^ hash.v2 ^ hash.v3
     }
 
     @inlinable @inline(__always)
@@ -139,9 +160,10 @@ package struct SipHash {
         withUnsafeBytes(of: value.littleEndian) { append($0) }
     }
 
+    /// Compresses the last word — the length's low byte, then the bytes left — and ends.
     @inlinable @inline(__always)
-    mutating func finish() {
-        compress(UInt64(truncatingIfNeeded: length) &<< 56 | tail)
+    mutating func finish(last: UInt64) {
+        compress(last)
         v2 ^= wide ? 0xEE : 0xFF
         for _ in 0..<rounds.finalization { round() }
     }
@@ -150,7 +172,7 @@ package struct SipHash {
     @inlinable @inline(__always)
     package consuming func finalize64() -> UInt64 {
         precondition(!wide, "a 128-bit SipHash has two words")
-        finish()
+        finish(last: UInt64(truncatingIfNeeded: length) &<< 56 | tail)
         return v0 ^ v1 ^ v2 ^ v3
     }
 
@@ -158,7 +180,7 @@ package struct SipHash {
     @inlinable
     package consuming func finalize128() -> (first: UInt64, second: UInt64) {
         precondition(wide, "a 64-bit SipHash has one word")
-        finish()
+        finish(last: UInt64(truncatingIfNeeded: length) &<< 56 | tail)
         let first = v0 ^ v1 ^ v2 ^ v3
         v1 ^= 0xDD
         for _ in 0..<rounds.finalization { round() }
