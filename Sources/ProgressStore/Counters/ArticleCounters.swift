@@ -1,7 +1,7 @@
 /// One article's all-time counters, kept up to date as its readers' figures change, so that the
 /// default statistics and the listing never visit a reader. Both stores keep them — the embedded
-/// store in memory, PostgreSQL in `rp_articles` — and change them only through ``move(from:to:)``
-/// and ``drop(_:)``.
+/// store in memory, PostgreSQL in `rp_articles` (whose columns are these fields) — and a reader
+/// changes them only through ``move(from:to:)`` and ``drop(_:)``.
 package struct ArticleCounters: Sendable, Equatable {
     /// Readers with an event, the ones none of whose events was scrollable included.
     package var readers = 0
