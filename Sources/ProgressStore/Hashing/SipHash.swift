@@ -2,10 +2,10 @@
 ///
 /// Two variants are used: SipHash-2-4-128 keys the derived reader ids (docs/privacy.md), where
 /// the paper's strength matters; SipHash-1-3-64, what the standard library's `Hasher`
-/// computes, finds reader ids in the embedded index, where a random key is enough to keep ids
-/// chosen by clients from being crafted to collide, and speed matters. Inlinable, so that the
-/// index's callers get it specialised with its rounds unrolled: `Hasher`'s three calls into
-/// the runtime per id would dominate rebuilding a table of short reader ids.
+/// computes, finds reader ids and event ids in the embedded store, where a random key is enough
+/// to keep ids chosen by clients from being crafted to collide, and speed matters: ``hash13(_:key:)``
+/// has its rounds unrolled, where `Hasher`'s three calls into the runtime per id would dominate
+/// rebuilding a table of short reader ids.
 @frozen
 package struct SipHash {
     /// Rounds a message word takes (`c`) and rounds at the end (`d`).
