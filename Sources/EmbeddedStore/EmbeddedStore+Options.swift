@@ -61,7 +61,7 @@ extension EmbeddedStore {
         /// The first UTC day kept at `ms` since the epoch, or nil when every day is.
         func firstKeptDay(atMs ms: Int64) -> Int32? {
             guard retentionDays > 0 else { return nil }
-            return EmbeddedStore.day(ofMs: ms) - Int32(clamping: retentionDays) + 1
+            return UTCDay.of(ms: ms) - Int32(clamping: retentionDays) + 1
         }
     }
 }

@@ -56,7 +56,7 @@ extension EmbeddedStore {
         guard !isClosed else { return completion(.failure(.closed)) }
         completion(
             Result { () throws(StoreError) in
-                try salts.salt(forDay: day, today: Self.day(ofMs: options.clock()))
+                try salts.salt(forDay: day, today: UTCDay.of(ms: options.clock()))
             })
     }
 

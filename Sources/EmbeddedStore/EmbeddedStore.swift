@@ -67,7 +67,7 @@ public final class EmbeddedStore: ProgressStore {
         // Erased ids and expired salts leave the file's pages too, not only its tables.
         try state.execute("PRAGMA secure_delete = ON")
         let salts = try SaltBook(filename: stateName, busyTimeoutMs: options.busyTimeoutMs)
-        try salts.prune(today: Self.day(ofMs: options.clock()))
+        try salts.prune(today: UTCDay.of(ms: options.clock()))
         self.salts = salts
 
         let checkpointer = try Checkpointer(state: state, options: options)
@@ -130,7 +130,7 @@ public final class EmbeddedStore: ProgressStore {
                 return started
             })
         else { return }
-        try salts.prepare(today: Self.day(ofMs: options.clock()))
+        try salts.prepare(today: UTCDay.of(ms: options.clock()))
         writer.start()
         let (writer, salts, options) = (self.writer, self.salts, self.options)
         checkpointer.start(
@@ -138,7 +138,7 @@ public final class EmbeddedStore: ProgressStore {
             upkeep: {
                 let now = options.clock()
                 do throws(StoreError) {
-                    try salts.prune(today: Self.day(ofMs: now))
+                    try salts.prune(today: UTCDay.of(ms: now))
                 } catch {
                     // Tried again at the next upkeep; meanwhile an expired salt stays a little longer.
                     options.logger("cannot delete the expired salts: \(error)")
@@ -147,7 +147,7 @@ public final class EmbeddedStore: ProgressStore {
             },
             tick: {
                 do throws(StoreError) {
-                    try salts.prepare(today: Self.day(ofMs: options.clock()))
+                    try salts.prepare(today: UTCDay.of(ms: options.clock()))
                 } catch {
                     // Tried again within a second; a request meanwhile makes the salt itself.
                     options.logger("cannot make the next day's salt ahead: \(error)")
@@ -207,9 +207,6 @@ public final class EmbeddedStore: ProgressStore {
     public var healthProblem: String? {
         checkpointer.failure.current.map { "checkpoint failing: \($0)" }
     }
-
-    /// The UTC day of `ms` since the epoch.
-    static func day(ofMs ms: Int64) -> Int32 { Int32(ms.floorDivided(by: 86_400_000)) }
 
     /// Whether ``close()`` has begun.
     var isClosed: Bool { closed.current }

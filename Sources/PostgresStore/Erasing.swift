@@ -7,22 +7,16 @@ enum Erasing {
     static func erase(reader: String, on connection: PGConnection) throws(StoreError) -> ErasureCount {
         let rows = try connection.execute(
             """
-            SELECT article, max(max_progress), max(max_seen), bool_or(scrollable), sum(events)::int8,
-                sum(engaged_ms)::int8, count(*)
-            FROM rp_reader_days WHERE reader = $1 GROUP BY article
+            SELECT d.article, \(ReaderFigures.sql("d")), count(*)
+            FROM rp_reader_days AS d WHERE d.reader = $1 GROUP BY d.article
             """, [.text(reader)])
         var aggregates = try Folding.aggregates(
             of: Set((0..<rows.rowCount).map { rows.string($0, 0) }), on: connection)
         var days = 0
         for row in 0..<rows.rowCount {
             let article = rows.string(row, 0)
-            let pair = PairFigures(
-                maxProgress: try rows.double(row, 1), maxSeen: try rows.double(row, 2),
-                scrollable: try rows.bool(row, 3))
-            aggregates[article]?.drop(pair)
-            aggregates[article]?.events -= try rows.int64(row, 4)
-            aggregates[article]?.engagedMs -= try rows.int64(row, 5)
-            days += Int(try rows.int64(row, 6))
+            aggregates[article]?.drop(try ReaderFigures(rows, row: row, from: 1))
+            days += Int(try rows.int64(row, 8))
         }
         try connection.execute("DELETE FROM rp_reader_days WHERE reader = $1", [.text(reader)])
         try connection.execute("DELETE FROM rp_ids WHERE reader = $1", [.text(reader)])
@@ -49,32 +43,22 @@ enum Erasing {
         guard !articles.isEmpty else { return }
         try connection.execute("DELETE FROM rp_reader_days WHERE day < $1", [.int(Int64(day))])
         _ = try Folding.aggregates(of: Set(articles), on: connection)
-        var recounted: [String: ArticleAggregate] = [:]
-        for article in articles { recounted[article] = ArticleAggregate() }
+        var recounted: [String: ArticleCounters] = [:]
+        for article in articles { recounted[article] = ArticleCounters(keepsHistograms: true) }
         let rows = try connection.execute(
             """
-            SELECT article, max(max_progress), max(max_seen), bool_or(scrollable), sum(events)::int8,
-                sum(engaged_ms)::int8, min(first_ms), max(last_ms)
-            FROM rp_reader_days WHERE article = ANY($1::text[]) GROUP BY article, reader
+            SELECT d.article, \(ReaderFigures.sql("d"))
+            FROM rp_reader_days AS d WHERE d.article = ANY($1::text[]) GROUP BY d.article, d.reader
             """, [.textArray(articles)])
         for row in 0..<rows.rowCount {
-            let article = rows.string(row, 0)
-            recounted[article]!.move(
-                from: nil,
-                to: PairFigures(
-                    maxProgress: try rows.double(row, 1), maxSeen: try rows.double(row, 2),
-                    scrollable: try rows.bool(row, 3)))
-            recounted[article]!.events += try rows.int64(row, 4)
-            recounted[article]!.engagedMs += try rows.int64(row, 5)
-            recounted[article]!.firstMs = min(recounted[article]!.firstMs, try rows.int64(row, 6))
-            recounted[article]!.lastMs = max(recounted[article]!.lastMs, try rows.int64(row, 7))
+            recounted[rows.string(row, 0)]!.move(from: nil, to: try ReaderFigures(rows, row: row, from: 1))
         }
         try Folding.save(recounted, on: connection)
     }
 
     /// Sets each article's first and last event time from the rows it has left.
     private static func recountTimes(
-        _ aggregates: inout [String: ArticleAggregate], on connection: PGConnection
+        _ aggregates: inout [String: ArticleCounters], on connection: PGConnection
     )
         throws(StoreError)
     {

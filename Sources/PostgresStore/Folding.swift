@@ -4,41 +4,6 @@ import ProgressStore
 /// `rp_articles`, then out of the log — in one transaction that holds `rp_fold`'s row, so that
 /// folds, erasures and retention happen one at a time, in order, whichever node runs them.
 enum Folding {
-    /// What one (article, reader, day) gets from a batch.
-    struct DayFold {
-        var maxProgress: Double
-        var maxSeen: Double
-        var scrollable: Bool
-        var events: Int64
-        var engagedMs: Int64
-        var firstMs: Int64
-        var lastMs: Int64
-
-        init(_ event: EventRecord) {
-            maxProgress = event.progress
-            maxSeen = event.seenDepth
-            scrollable = event.scrollable
-            events = 1
-            engagedMs = event.engagedMs
-            firstMs = event.timeMs
-            lastMs = event.timeMs
-        }
-
-        mutating func fold(_ event: EventRecord) {
-            maxProgress = max(maxProgress, event.progress)
-            maxSeen = max(maxSeen, event.seenDepth)
-            scrollable = scrollable || event.scrollable
-            events += 1
-            engagedMs += event.engagedMs
-            firstMs = min(firstMs, event.timeMs)
-            lastMs = max(lastMs, event.timeMs)
-        }
-
-        var pair: PairFigures {
-            PairFigures(maxProgress: maxProgress, maxSeen: maxSeen, scrollable: scrollable)
-        }
-    }
-
     struct DayKey: Hashable {
         var article: String
         var reader: String
@@ -65,13 +30,17 @@ enum Folding {
             "SELECT seq, payload FROM rp_log ORDER BY seq LIMIT $1", [.int(Int64(maxRows))],
             binaryResult: true)
         guard rows.rowCount > 0 else { return 0 }
-        var days: [DayKey: DayFold] = [:]
+        var days: [DayKey: ReaderFigures] = [:]
         var seqs: [Int64] = []
         for row in 0..<rows.rowCount {
             seqs.append(try rows.int64(row, 0))
             for event in try EventLogCodec.decode(rows.bytes(row, 1)) {
                 let key = DayKey(article: event.article, reader: event.reader, day: event.day)
-                if days[key] == nil { days[key] = DayFold(event) } else { days[key]!.fold(event) }
+                if days[key] == nil {
+                    days[key] = ReaderFigures(event)
+                } else {
+                    days[key]!.fold(ReaderFigures(event))
+                }
             }
         }
         try apply(days, on: connection)
@@ -86,24 +55,18 @@ enum Folding {
 
     /// Adds `days` to the tables: the readers' day rows, and each article's counters moved by
     /// how each reader's all-time figures change.
-    static func apply(_ days: [DayKey: DayFold], on connection: PGConnection) throws(StoreError) {
-        var pairs: [PairKey: PairFigures] = [:]
+    static func apply(_ days: [DayKey: ReaderFigures], on connection: PGConnection) throws(StoreError) {
+        var pairs: [PairKey: ReaderFigures] = [:]
         for (key, fold) in days {
             let pair = PairKey(article: key.article, reader: key.reader)
-            pairs[pair] = pairs[pair].map { $0.folded(fold.pair) } ?? fold.pair
+            pairs[pair] = pairs[pair].map { $0.folded(fold) } ?? fold
         }
         let before = try allTime(of: Array(pairs.keys), on: connection)
         var aggregates = try aggregates(of: Set(pairs.keys.map(\.article)), on: connection)
         for (pair, batch) in pairs {
             let prior = before[pair]
-            aggregates[pair.article, default: ArticleAggregate()].move(
+            aggregates[pair.article, default: ArticleCounters(keepsHistograms: true)].move(
                 from: prior, to: prior.map { $0.folded(batch) } ?? batch)
-        }
-        for (key, fold) in days {
-            aggregates[key.article]!.events += fold.events
-            aggregates[key.article]!.engagedMs += fold.engagedMs
-            aggregates[key.article]!.firstMs = min(aggregates[key.article]!.firstMs, fold.firstMs)
-            aggregates[key.article]!.lastMs = max(aggregates[key.article]!.lastMs, fold.lastMs)
         }
         let entries = Array(days)
         try connection.execute(
@@ -124,7 +87,7 @@ enum Folding {
             [
                 .textArray(entries.map(\.key.article)), .textArray(entries.map(\.key.reader)),
                 .numberArray(entries.map(\.key.day)), .doubleArray(entries.map(\.value.maxProgress)),
-                .doubleArray(entries.map(\.value.maxSeen)), .boolArray(entries.map(\.value.scrollable)),
+                .doubleArray(entries.map(\.value.maxSeenDepth)), .boolArray(entries.map(\.value.scrollable)),
                 .numberArray(entries.map(\.value.events)), .numberArray(entries.map(\.value.engagedMs)),
                 .numberArray(entries.map(\.value.firstMs)), .numberArray(entries.map(\.value.lastMs)),
             ])
@@ -134,42 +97,41 @@ enum Folding {
     /// Each pair's all-time figures over the days the table holds (pairs it has not yet are
     /// missing).
     static func allTime(of pairs: [PairKey], on connection: PGConnection) throws(StoreError) -> [PairKey:
-        PairFigures]
+        ReaderFigures]
     {
         guard !pairs.isEmpty else { return [:] }
         let rows = try connection.execute(
             """
-            SELECT d.article, d.reader, max(d.max_progress), max(d.max_seen), bool_or(d.scrollable)
+            SELECT d.article, d.reader, \(ReaderFigures.sql("d"))
             FROM unnest($1::text[], $2::text[]) AS p (article, reader)
             JOIN rp_reader_days AS d ON d.article = p.article AND d.reader = p.reader
             GROUP BY d.article, d.reader
             """, [.textArray(pairs.map(\.article)), .textArray(pairs.map(\.reader))])
-        var figures: [PairKey: PairFigures] = [:]
+        var figures: [PairKey: ReaderFigures] = [:]
         for row in 0..<rows.rowCount {
-            figures[PairKey(article: rows.string(row, 0), reader: rows.string(row, 1))] = PairFigures(
-                maxProgress: try rows.double(row, 2), maxSeen: try rows.double(row, 3),
-                scrollable: try rows.bool(row, 4))
+            figures[PairKey(article: rows.string(row, 0), reader: rows.string(row, 1))] = try ReaderFigures(
+                rows, row: row, from: 2)
         }
         return figures
     }
 
     /// The counters of `articles` that have them, locked until the transaction ends.
     static func aggregates(of articles: Set<String>, on connection: PGConnection) throws(StoreError)
-        -> [String: ArticleAggregate]
+        -> [String: ArticleCounters]
     {
         guard !articles.isEmpty else { return [:] }
         let rows = try connection.execute(
-            "SELECT article, \(ArticleAggregate.columns) FROM rp_articles WHERE article = ANY($1::text[]) "
+            "SELECT article, \(ArticleCounters.columns) FROM rp_articles WHERE article = ANY($1::text[]) "
                 + "ORDER BY article FOR UPDATE", [.textArray(articles)])
-        var found: [String: ArticleAggregate] = [:]
+        var found: [String: ArticleCounters] = [:]
         for row in 0..<rows.rowCount {
-            found[rows.string(row, 0)] = try ArticleAggregate(rows, row: row, from: 1)
+            found[rows.string(row, 0)] = try ArticleCounters(rows, row: row, from: 1)
         }
         return found
     }
 
     /// Writes `aggregates` back; an article left without readers is deleted.
-    static func save(_ aggregates: [String: ArticleAggregate], on connection: PGConnection) throws(StoreError)
+    static func save(_ aggregates: [String: ArticleCounters], on connection: PGConnection) throws(StoreError)
     {
         let kept = aggregates.filter { $0.value.readers > 0 }
         let emptied = aggregates.keys.filter { aggregates[$0]!.readers <= 0 }
@@ -181,7 +143,7 @@ enum Folding {
         let entries = Array(kept)
         try connection.execute(
             """
-            INSERT INTO rp_articles AS a (article, \(ArticleAggregate.columns))
+            INSERT INTO rp_articles AS a (article, \(ArticleCounters.columns))
             SELECT article, readers, unscrollable, events, engaged_ms, first_ms, last_ms, progress_units::numeric,
                 seen_units::numeric, progress_bins, seen_bins
             FROM unnest($1::text[], $2::int8[], $3::int8[], $4::int8[], $5::int8[], $6::int8[], $7::int8[],
@@ -198,12 +160,13 @@ enum Folding {
                 .textArray(entries.map(\.key)), .numberArray(entries.map { Int64($0.value.readers) }),
                 .numberArray(entries.map { Int64($0.value.unscrollable) }),
                 .numberArray(entries.map(\.value.events)),
-                .numberArray(entries.map(\.value.engagedMs)), .numberArray(entries.map(\.value.firstMs)),
-                .numberArray(entries.map(\.value.lastMs)),
+                .numberArray(entries.map(\.value.engagedMs)),
+                .numberArray(entries.map { $0.value.firstMs ?? .max }),
+                .numberArray(entries.map { $0.value.lastMs ?? .min }),
                 .textArray(entries.map { String($0.value.progressSum.totalUnits) }),
                 .textArray(entries.map { String($0.value.seenSum.totalUnits) }),
-                .bytesArray(entries.map { ArticleAggregate.bins($0.value.progress) }),
-                .bytesArray(entries.map { ArticleAggregate.bins($0.value.seen) }),
+                .bytesArray(entries.map { ArticleCounters.bins($0.value.histograms?.progress) }),
+                .bytesArray(entries.map { ArticleCounters.bins($0.value.histograms?.seenDepth) }),
             ])
     }
 }

@@ -61,16 +61,13 @@ extension PostgresStore {
         read(
             { (connection) throws(StoreError) -> ArticleStatistics? in
                 let rows = try connection.execute(
-                    "SELECT \(ArticleAggregate.columns) FROM rp_articles WHERE article = $1",
+                    "SELECT \(ArticleCounters.columns) FROM rp_articles WHERE article = $1",
                     [.text(query.article)])
                 guard rows.rowCount == 1 else { return nil }
-                let aggregate = try ArticleAggregate(rows, row: 0, from: 0)
                 // Counters answer large articles in one row whatever their size; small ones are
                 // folded, exactly.
-                if aggregate.readers > 512, query.minEngagedSeconds == 0, aggregate.spans(query.days),
-                    let edge = DepthHistogram.edge(of: query.threshold)
-                {
-                    return aggregate.statistics(metric: query.metric, edge: edge)
+                if let answered = try ArticleCounters(rows, row: 0, from: 0).statistics(answering: query) {
+                    return answered
                 }
                 let readers = try Self.readers(of: query.article, in: query.days, on: connection) ?? []
                 return ArticleStatistics.compute(readers: readers, query: query)
@@ -84,42 +81,38 @@ extension PostgresStore {
             { (connection) throws(StoreError) -> ListingPage in
                 let prefix: [PGValue] = [query.prefix.map { .text($0) } ?? .null]
                 let rows = try connection.execute(
-                    "SELECT article, \(ArticleAggregate.columns) FROM rp_articles "
+                    "SELECT article, \(ArticleCounters.columns) FROM rp_articles "
                         + "WHERE $1::text IS NULL OR starts_with(article, $1)", prefix)
+                // All time the counters answer every article; a range is tallied from the day
+                // rows in one query, rather than decoding every article's histograms to find
+                // those whose days it spans.
+                let fromCounters = query.days == .allTime && DepthHistogram.edge(of: query.threshold) != nil
+                let ranged = fromCounters ? [:] : try Self.rangeTallies(query, on: connection)
                 var lines: [ArticleListing] = []
                 lines.reserveCapacity(rows.rowCount)
-                let edge = DepthHistogram.edge(of: query.threshold)
-                var ranged: [String: ArticleListing] = [:]
-                if query.days != .allTime || edge == nil {
-                    ranged = try Self.rangeListing(query, on: connection)
-                }
                 for row in 0..<rows.rowCount {
                     let article = rows.string(row, 0)
-                    if query.days == .allTime, let edge {
-                        lines.append(
-                            try ArticleAggregate(rows, row: row, from: 1).listing(
-                                article: article, edge: edge))
-                    } else {
-                        lines.append(
-                            ranged[article]
-                                ?? ArticleListing(
-                                    article: article, readers: 0, events: 0, completionRate: 0, meanDepth: 0,
-                                    lastEventMs: nil))
-                    }
+                    let tally =
+                        fromCounters
+                        ? try ArticleCounters(rows, row: row, from: 1).listingTally(
+                            in: query.days, threshold: query.threshold)
+                        : ranged[article]
+                    lines.append((tally ?? ListingTally()).row(article: article))
                 }
                 return ListingPage.cut(from: lines, for: query)
             }, completion: completion)
     }
 
-    /// Each article's line over `query.days`, folded from its readers' day rows.
-    private static func rangeListing(_ query: ListingQuery, on connection: PGConnection) throws(StoreError)
-        -> [String: ArticleListing]
+    /// Each article's tally over `query.days`, from its readers' day rows: ``ListingTally/add(_:threshold:)``
+    /// in SQL, the progress summed in ``DepthSum``'s units (exact in `int8` for depths of 0…1).
+    private static func rangeTallies(_ query: ListingQuery, on connection: PGConnection) throws(StoreError)
+        -> [String: ListingTally]
     {
         let rows = try connection.execute(
             """
             SELECT article, count(*), sum(events)::int8, count(*) FILTER (WHERE scrollable),
-                count(*) FILTER (WHERE scrollable AND progress >= $3), sum(progress) FILTER (WHERE scrollable),
-                max(last_ms)
+                count(*) FILTER (WHERE scrollable AND progress >= $3),
+                coalesce(sum(trunc(progress * $5::int8)::int8) FILTER (WHERE scrollable), 0), max(last_ms)
             FROM (SELECT article, reader, max(max_progress) AS progress, bool_or(scrollable) AS scrollable,
                     sum(events) AS events, max(last_ms) AS last_ms
                 FROM rp_reader_days WHERE day BETWEEN $1 AND $2 AND ($4::text IS NULL OR starts_with(article, $4))
@@ -129,18 +122,20 @@ extension PostgresStore {
             [
                 .int(Int64(query.days.from ?? Int32.min)), .int(Int64(query.days.to ?? Int32.max)),
                 .double(query.threshold), query.prefix.map { .text($0) } ?? .null,
+                .int(DepthSum.unitsPerDepth),
             ])
-        var lines: [String: ArticleListing] = [:]
+        var tallies: [String: ListingTally] = [:]
         for row in 0..<rows.rowCount {
-            let counted = try rows.int64(row, 3)
-            let article = rows.string(row, 0)
-            lines[article] = ArticleListing(
-                article: article, readers: Int(try rows.int64(row, 1)), events: try rows.int64(row, 2),
-                completionRate: counted > 0 ? Double(try rows.int64(row, 4)) / Double(counted) : 0,
-                meanDepth: counted > 0 ? try rows.double(row, 5) / Double(counted) : 0,
-                lastEventMs: try rows.int64(row, 6))
+            guard let units = Int128(rows.string(row, 5)) else {
+                throw StoreError.corrupt("a sum of progress in rp_reader_days is not an integer")
+            }
+            tallies[rows.string(row, 0)] = ListingTally(
+                readers: Int(try rows.int64(row, 1)), events: try rows.int64(row, 2),
+                counted: Int(try rows.int64(row, 3)),
+                completed: Int(try rows.int64(row, 4)), progressSum: DepthSum(units: units),
+                lastMs: try rows.int64(row, 6))
         }
-        return lines
+        return tallies
     }
 
     /// The readers of `article` folded over `days`, in the byte order of their ids; nil for an
@@ -152,26 +147,20 @@ extension PostgresStore {
         guard exists.rowCount == 1 else { return nil }
         let rows = try connection.execute(
             """
-            SELECT reader, max(max_progress), max(max_seen), bool_or(scrollable), sum(events)::int8,
-                sum(engaged_ms)::int8, min(first_ms), max(last_ms)
-            FROM rp_reader_days WHERE article = $1 AND day BETWEEN $2 AND $3
-            GROUP BY reader ORDER BY reader
+            SELECT d.reader, \(ReaderFigures.sql("d"))
+            FROM rp_reader_days AS d WHERE d.article = $1 AND d.day BETWEEN $2 AND $3
+            GROUP BY d.reader ORDER BY d.reader
             """,
             [.text(article), .int(Int64(days.from ?? Int32.min)), .int(Int64(days.to ?? Int32.max))])
         return try (0..<rows.rowCount).map { (row) throws(StoreError) in
-            ReaderSummary(
-                reader: rows.string(row, 0), maxProgress: try rows.double(row, 1),
-                maxSeenDepth: try rows.double(row, 2),
-                scrollable: try rows.bool(row, 3), events: try rows.int64(row, 4),
-                engagedMs: try rows.int64(row, 5),
-                firstMs: try rows.int64(row, 6), lastMs: try rows.int64(row, 7))
+            ReaderSummary(reader: rows.string(row, 0), figures: try ReaderFigures(rows, row: row, from: 1))
         }
     }
 
     public func salt(
         forDay day: Int32, completion: @escaping @Sendable (Result<DailySalt, StoreError>) -> Void
     ) {
-        let today = Int32(options.clock().floorDivided(by: 86_400_000))
+        let today = UTCDay.of(ms: options.clock())
         guard day >= DailySalt.oldestKept(today: today) else {
             return completion(
                 .failure(.configuration("the salt of day \(day) is deleted (today is \(today))")))

@@ -136,7 +136,7 @@ public final class PostgresStore: ProgressStore {
         try pool.withConnection { (connection) throws(StoreError) in
             try connection.execute(
                 "DELETE FROM rp_ids WHERE seen_ms <= $1", [.int(now - options.idRetentionMs)])
-            let today = Int32(now.floorDivided(by: 86_400_000))
+            let today = UTCDay.of(ms: now)
             try connection.execute(
                 "DELETE FROM rp_salts WHERE day < $1", [.int(Int64(DailySalt.oldestKept(today: today)))])
             guard options.retentionDays > 0 else { return }

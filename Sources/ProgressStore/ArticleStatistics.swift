@@ -1,8 +1,8 @@
 /// The figures of one article (docs/api.md, "Statistics"), computed from its readers folded
 /// over a day range.
 ///
-/// Pure arithmetic shared by every store: a store only has to produce the ``ReaderSummary``
-/// list. A reader's *depth* is its maximum of the chosen ``Metric``; *counted* readers are the
+/// Pure arithmetic shared by every store: a store only has to produce its readers'
+/// ``ReaderFigures`` (or answer from ``ArticleCounters``). A reader's *depth* is its maximum of the chosen ``Metric``; *counted* readers are the
 /// ones whose depth enters the depth figures and the completion rate.
 public struct ArticleStatistics: Sendable, Equatable {
     /// Which per-reader maximum is the depth.
@@ -71,7 +71,7 @@ public struct ArticleStatistics: Sendable, Equatable {
     /// engaged time (`engagedMs / 1000`) ≥ `minEngagedSeconds`. O(n log n): one sort of the
     /// counted depths, then binary searches.
     public static func compute(
-        readers: [ReaderSummary], metric: Metric, threshold: Double, minEngagedSeconds: Double
+        readers: [ReaderFigures], metric: Metric, threshold: Double, minEngagedSeconds: Double
     ) -> ArticleStatistics {
         var depths: [Double] = []
         depths.reserveCapacity(readers.count)
@@ -124,10 +124,16 @@ public struct ArticleStatistics: Sendable, Equatable {
     }
 
     /// The statistics of `readers` as `query` asks for them.
-    public static func compute(readers: [ReaderSummary], query: StatisticsQuery) -> ArticleStatistics {
+    public static func compute(readers: [ReaderFigures], query: StatisticsQuery) -> ArticleStatistics {
         compute(
             readers: readers, metric: query.metric, threshold: query.threshold,
             minEngagedSeconds: query.minEngagedSeconds)
+    }
+
+    /// The statistics of `readers` (as ``ProgressStore/readers(of:in:completion:)`` gives them)
+    /// as `query` asks for them.
+    public static func compute(readers: [ReaderSummary], query: StatisticsQuery) -> ArticleStatistics {
+        compute(readers: readers.map(\.figures), query: query)
     }
 
     /// The value at 1-based rank ⌈q·n⌉ (at least 1) of `sorted`; 0 when empty.

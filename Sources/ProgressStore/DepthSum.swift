@@ -11,6 +11,9 @@ package struct DepthSum: Sendable, Equatable {
 
     private static let scale = 0x1p60
 
+    /// Units a depth of 1 counts: 2⁶⁰.
+    package static var unitsPerDepth: Int64 { 1 << 60 }
+
     package init() {}
 
     /// A sum of these units (as ``units`` gave them).

@@ -35,13 +35,5 @@ public struct EventRecord: Sendable, Equatable {
     }
 
     /// Days since 1970-01-01 (UTC) of `timeMs`.
-    public var day: Int32 { Int32(timeMs.floorDivided(by: 86_400_000)) }
-}
-
-extension Int64 {
-    /// Division rounding toward negative infinity, so that times before 1970 land on the right day.
-    package func floorDivided(by divisor: Int64) -> Int64 {
-        let (q, r) = quotientAndRemainder(dividingBy: divisor)
-        return r < 0 ? q - 1 : q
-    }
+    public var day: Int32 { UTCDay.of(ms: timeMs) }
 }

@@ -13,14 +13,17 @@
 public struct ExactKey: Hashable, Sendable {
     public let string: String
 
+    @inlinable
     public init(_ string: String) {
         self.string = string
     }
 
+    @inlinable
     public static func == (lhs: ExactKey, rhs: ExactKey) -> Bool {
         bytesEqual(lhs.string, rhs.string)
     }
 
+    @inlinable
     public func hash(into hasher: inout Hasher) {
         withUTF8(of: string) { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
@@ -28,6 +31,7 @@ public struct ExactKey: Hashable, Sendable {
 
 /// Whether `a` and `b` hold the same UTF-8 bytes, compared with `memcmp`: walking
 /// `String.UTF8View`s element by element costs several times more.
+@usableFromInline
 package func bytesEqual(_ a: String, _ b: String) -> Bool {
     a.utf8.count == b.utf8.count
         && withUTF8(of: a) { a in

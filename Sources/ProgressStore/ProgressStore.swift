@@ -80,18 +80,6 @@ public protocol ProgressStore: AnyObject, Sendable {
     func close()
 }
 
-extension ProgressStore {
-    /// Stores that keep no counters fold the readers and compute: right for any store, fast for none.
-    public func statisticsByFoldingReaders(
-        _ query: StatisticsQuery,
-        completion: @escaping @Sendable (Result<ArticleStatistics?, StoreError>) -> Void
-    ) {
-        readers(of: query.article, in: query.days) { result in
-            completion(result.map { $0.map { ArticleStatistics.compute(readers: $0, query: query) } })
-        }
-    }
-}
-
 /// One stats question: an article, a range of days and how to count completion.
 public struct StatisticsQuery: Sendable, Hashable {
     public var article: String
@@ -137,35 +125,6 @@ public struct StoreGauge: Sendable, Equatable {
         self.name = name
         self.help = help
         self.value = value
-    }
-}
-
-/// What a reader did on one article over a range of days, folded across those days.
-public struct ReaderSummary: Sendable, Equatable {
-    public var reader: String
-    /// Maximum `progress` over the reader's events in range.
-    public var maxProgress: Double
-    /// Maximum `seenDepth` over the reader's events in range.
-    public var maxSeenDepth: Double
-    /// Whether any of the reader's events in range was scrollable.
-    public var scrollable: Bool
-    public var events: Int64
-    public var engagedMs: Int64
-    public var firstMs: Int64
-    public var lastMs: Int64
-
-    public init(
-        reader: String, maxProgress: Double, maxSeenDepth: Double, scrollable: Bool, events: Int64,
-        engagedMs: Int64, firstMs: Int64, lastMs: Int64
-    ) {
-        self.reader = reader
-        self.maxProgress = maxProgress
-        self.maxSeenDepth = maxSeenDepth
-        self.scrollable = scrollable
-        self.events = events
-        self.engagedMs = engagedMs
-        self.firstMs = firstMs
-        self.lastMs = lastMs
     }
 }
 

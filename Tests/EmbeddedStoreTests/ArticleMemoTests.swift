@@ -3,28 +3,47 @@ import Testing
 
 @testable import EmbeddedStore
 
-@Suite("ArticleMemo: slots by the bytes of a String value")
+@Suite("ArticleMemo: the slots of a batch's articles, by their bytes")
 struct ArticleMemoTests {
-    @Test("a string and its copies share their bits; different texts, short or long, do not")
-    func bits() {
-        let long = (0..<3).map { "/blog/a-long-article-id-\($0)" }
-        let copy = long[1]
-        #expect(ArticleMemo.Bits(copy) == ArticleMemo.Bits(long[1]))
-        #expect(ArticleMemo.Bits(long[0]) != ArticleMemo.Bits(long[1]))
-        // Short ids live inside the string: their bytes are the text, wherever they differ.
-        #expect(ArticleMemo.Bits("/s1") == ArticleMemo.Bits("/s" + "1"))
-        #expect(ArticleMemo.Bits("/s1") != ArticleMemo.Bits("/s2"))
-        #expect(ArticleMemo.Bits("abcdefghijklmn1") != ArticleMemo.Bits("abcdefghijklmn2"))
+    static func position(_ id: String) -> Int {
+        withUTF8(of: id) { ArticleMemo.position(of: $0) }
     }
 
-    @Test("an entry answers for its own key only, and a clash replaces the older one")
+    @Test(
+        "equal bytes have one position; ids of one site that differ at either end, or in length, spread",
+        arguments: [
+            ["/s1", "/s2", "/s3"], ["", "a", "ab", "abc"],
+            ["/blog/a-long-article-id-0", "/blog/a-long-article-id-1"],
+            ["a-long-article-id-0/blog", "b-long-article-id-0/blog"], ["/p/12345678", "/p/123456789"],
+        ])
+    func positions(ids: [String]) {
+        for id in ids {
+            // The same bytes in storage of their own.
+            #expect(Self.position(id) == Self.position(String(decoding: Array(id.utf8), as: UTF8.self)))
+            #expect((0..<256).contains(Self.position(id)))
+        }
+        #expect(Set(ids.map(Self.position)).count > 1, "\(ids)")
+    }
+
+    @Test("an entry holds one slot at a time; an empty entry holds none")
+    func entries() {
+        var memo = ArticleMemo()
+        #expect(memo[7] == nil)
+        memo[7] = 0
+        #expect(memo[7] == 0)
+        memo[7] = 9
+        #expect(memo[7] == 9)
+        #expect(memo[8] == nil)
+    }
+
+    @Test("ids sharing a position fold into their own articles")
     func clash() throws {
         // Two short ids that land on one entry, found by trying.
         var first: [Int: String] = [:]
         var pair: (String, String)?
         for n in 0..<10_000 {
             let id = "/s\(n)"
-            let position = ArticleMemo.position(ArticleMemo.Bits(id))
+            let position = Self.position(id)
             if let earlier = first[position] {
                 pair = (earlier, id)
                 break
@@ -32,22 +51,16 @@ struct ArticleMemoTests {
             first[position] = id
         }
         let (a, b) = try #require(pair)
-        var memo = ArticleMemo()
-        #expect(memo[ArticleMemo.Bits(a)] == nil)
-        memo[ArticleMemo.Bits(a)] = 7
-        #expect(memo[ArticleMemo.Bits(a)] == 7)
-        #expect(memo[ArticleMemo.Bits(b)] == nil)
-        memo[ArticleMemo.Bits(b)] = 9
-        #expect(memo[ArticleMemo.Bits(b)] == 9)
-        #expect(memo[ArticleMemo.Bits(a)] == nil)
-        // The empty string is a key like any other, not an empty entry.
-        #expect(memo[ArticleMemo.Bits("")] == nil)
-        memo[ArticleMemo.Bits("")] = 0
-        #expect(memo[ArticleMemo.Bits("")] == 0)
+        let events = (0..<16).map { (n: Int) -> EventRecord in
+            event(n % 2 == 0 ? a : b, "r\(n)", at: Int64(n), progress: n % 2 == 0 ? 1 : 0)
+        }
+        let index = MemoryIndex()
+        index.apply(events)
+        #expect(index.readers(of: a, in: .allTime)?.map(\.maxProgress) == Array(repeating: 1, count: 8))
+        #expect(index.readers(of: b, in: .allTime)?.map(\.maxProgress) == Array(repeating: 0, count: 8))
     }
 
-    // A batch looks each article up once per distinct `String` value naming it; whatever strings
-    // name the articles — one shared string, equal bytes in strings of their own, ids short
+    // A batch looks each article up in the memo; whatever strings name the articles — one shared string, equal bytes in strings of their own, ids short
     // enough to live inside the string, non-ASCII ones, more articles than the batch remembers —
     // it must fold exactly as its events do one at a time.
     @Test("a batch folds as its events one at a time, whichever strings name its articles")

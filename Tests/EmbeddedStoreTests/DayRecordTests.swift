@@ -8,9 +8,9 @@ struct DayRecordTests {
     static let day: Int32 = 20_000
 
     /// `events` events at one moment of `day`.
-    static func figures(on day: Int32 = day, events: Int64 = 1) -> DayFigures {
+    static func figures(on day: Int32 = day, events: Int64 = 1) -> ReaderFigures {
         let time = Int64(day) * 86_400_000 + 1_000
-        return DayFigures(
+        return ReaderFigures(
             maxProgress: 0.5, maxSeenDepth: 0.6, scrollable: true, events: events, engagedMs: 100,
             firstMs: time, lastMs: time)
     }

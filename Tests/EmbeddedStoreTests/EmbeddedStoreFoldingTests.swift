@@ -26,11 +26,15 @@ struct EmbeddedStoreFoldingTests {
         #expect(
             all == [
                 ReaderSummary(
-                    reader: "r1", maxProgress: 0.5, maxSeenDepth: 0.9, scrollable: true, events: 3,
-                    engagedMs: 350, firstMs: 1_000, lastMs: dayMs + 5),
+                    reader: "r1",
+                    figures: ReaderFigures(
+                        maxProgress: 0.5, maxSeenDepth: 0.9, scrollable: true, events: 3,
+                        engagedMs: 350, firstMs: 1_000, lastMs: dayMs + 5)),
                 ReaderSummary(
-                    reader: "r2", maxProgress: 1, maxSeenDepth: 1, scrollable: true, events: 1,
-                    engagedMs: 0, firstMs: dayMs + 10, lastMs: dayMs + 10),
+                    reader: "r2",
+                    figures: ReaderFigures(
+                        maxProgress: 1, maxSeenDepth: 1, scrollable: true, events: 1,
+                        engagedMs: 0, firstMs: dayMs + 10, lastMs: dayMs + 10)),
             ])
     }
 
@@ -45,8 +49,10 @@ struct EmbeddedStoreFoldingTests {
         #expect(
             dayOne.first
                 == ReaderSummary(
-                    reader: "r1", maxProgress: 0.3, maxSeenDepth: 0.9, scrollable: false, events: 1,
-                    engagedMs: 50, firstMs: dayMs + 5, lastMs: dayMs + 5))
+                    reader: "r1",
+                    figures: ReaderFigures(
+                        maxProgress: 0.3, maxSeenDepth: 0.9, scrollable: false, events: 1,
+                        engagedMs: 50, firstMs: dayMs + 5, lastMs: dayMs + 5)))
         #expect(dayOne.count == 2)
         #expect(try store.reader("r1", of: "/a", in: DayRange(to: 0))?.events == 2)
         #expect(try store.readers(of: "/a", in: DayRange(from: 2)) == [])

@@ -24,8 +24,10 @@ private func referenceReaders(of article: String, in days: DayRange, from events
         var r =
             folded[e.reader]
             ?? ReaderSummary(
-                reader: e.reader, maxProgress: 0, maxSeenDepth: 0, scrollable: false, events: 0, engagedMs: 0,
-                firstMs: e.timeMs, lastMs: e.timeMs)
+                reader: e.reader,
+                figures: ReaderFigures(
+                    maxProgress: 0, maxSeenDepth: 0, scrollable: false, events: 0, engagedMs: 0,
+                    firstMs: e.timeMs, lastMs: e.timeMs))
         r.maxProgress = max(r.maxProgress, e.progress)
         r.maxSeenDepth = max(r.maxSeenDepth, e.seenDepth)
         r.scrollable = r.scrollable || e.scrollable
@@ -86,11 +88,16 @@ struct MemoryIndexEquivalenceTests {
         // The first third arrive as restored one-event rows, the rest as batches of events.
         let restored = events.count / 3
         for e in events[..<restored] {
-            index.restore(
-                article: e.article, reader: e.reader, day: e.day, maxProgress: e.progress,
-                maxSeenDepth: e.seenDepth,
-                scrollable: e.scrollable, events: 1, engagedMs: e.engagedMs, firstMs: e.timeMs,
-                lastMs: e.timeMs)
+            index.restore([
+                (
+                    e.article, e.reader, e.day,
+                    ReaderFigures(
+                        maxProgress: e.progress,
+                        maxSeenDepth: e.seenDepth,
+                        scrollable: e.scrollable, events: 1, engagedMs: e.engagedMs, firstMs: e.timeMs,
+                        lastMs: e.timeMs)
+                )
+            ])
         }
         var start = restored
         while start < events.count {
@@ -117,7 +124,7 @@ struct MemoryIndexEquivalenceTests {
                                     of: article, in: days, metric: metric, threshold: threshold,
                                     minEngagedSeconds: minimum))
                             let want = ArticleStatistics.compute(
-                                readers: readers, metric: metric, threshold: threshold,
+                                readers: readers.map(\.figures), metric: metric, threshold: threshold,
                                 minEngagedSeconds: minimum)
                             expectEquivalent(
                                 got, want, "seed \(seed) \(article) \(days) \(metric) \(threshold) \(minimum)"
@@ -133,7 +140,7 @@ struct MemoryIndexEquivalenceTests {
                 #expect(listing.map(\.article) == ["/big", "/small"])
                 for line in listing {
                     let want = ArticleStatistics.compute(
-                        readers: referenceReaders(of: line.article, in: days, from: events),
+                        readers: referenceReaders(of: line.article, in: days, from: events).map(\.figures),
                         metric: .progress,
                         threshold: threshold, minEngagedSeconds: 0)
                     #expect(

@@ -18,7 +18,7 @@ struct RandomIndexLoad {
     static let articles = sizes.map(\.article)
     static let baseDay: Int64 = 20_000
 
-    var rows: [StoredReaderDay] = []
+    var rows: [(article: String, reader: String, day: Int32, figures: ReaderFigures)] = []
     var events: [EventRecord] = []
 
     init(seed: UInt64) {
@@ -36,10 +36,10 @@ struct RandomIndexLoad {
                     // Restored first, the day before makes the wide row a later day.
                     var earlier = Self.wideRow(article, id, &random)
                     earlier.day = Int32(Self.baseDay - 1)
-                    earlier.firstMs = (Self.baseDay - 1) * 86_400_000
-                    earlier.lastMs = earlier.firstMs
-                    earlier.events = 1
-                    earlier.engagedMs = 5
+                    earlier.figures.firstMs = (Self.baseDay - 1) * 86_400_000
+                    earlier.figures.lastMs = earlier.figures.firstMs
+                    earlier.figures.events = 1
+                    earlier.figures.engagedMs = 5
                     rows.append(earlier)
                     rows.append(Self.wideRow(article, id, &random))
                 }
@@ -77,15 +77,17 @@ struct RandomIndexLoad {
     }
 
     /// A stored row with an event count past 8 bits and engaged time past 32 bits.
-    static func wideRow(_ article: String, _ reader: String, _ random: inout SplitMix) -> StoredReaderDay {
+    static func wideRow(_ article: String, _ reader: String, _ random: inout SplitMix) -> (
+        article: String, reader: String, day: Int32, figures: ReaderFigures
+    ) {
         let day = baseDay + .random(in: 0...9, using: &random)
         let start = day * 86_400_000
-        return StoredReaderDay(
-            article: article, reader: reader, day: Int32(day), maxProgress: depth(&random),
-            maxSeenDepth: depth(&random), scrollable: true,
+        let figures = ReaderFigures(
+            maxProgress: depth(&random), maxSeenDepth: depth(&random), scrollable: true,
             events: .random(in: 255...100_000, using: &random),
             engagedMs: .random(in: 1 << 32...1 << 40, using: &random), firstMs: start + 10, lastMs: start + 20
         )
+        return (article, reader, Int32(day), figures)
     }
 
     /// Depths on bin edges as often as between them.

@@ -102,19 +102,34 @@ struct MemoryIndexTests {
         let index = MemoryIndex()
         let day3 = 3 * dayMs
         let day5 = 5 * dayMs
-        index.restore(
-            article: "/a", reader: "r1", day: 3, maxProgress: 0.4, maxSeenDepth: 0.5, scrollable: false,
-            events: 2,
-            engagedMs: 1_000, firstMs: day3 + 100, lastMs: day3 + 900)
+        index.restore([
+            (
+                "/a", "r1", 3,
+                ReaderFigures(
+                    maxProgress: 0.4, maxSeenDepth: 0.5, scrollable: false,
+                    events: 2,
+                    engagedMs: 1_000, firstMs: day3 + 100, lastMs: day3 + 900)
+            )
+        ])
         // The same key again folds into it.
-        index.restore(
-            article: "/a", reader: "r1", day: 3, maxProgress: 0.6, maxSeenDepth: 0.2, scrollable: true,
-            events: 1,
-            engagedMs: 500, firstMs: day3 + 50, lastMs: day3 + 400)
-        index.restore(
-            article: "/a", reader: "r1", day: 5, maxProgress: 0.3, maxSeenDepth: 0.9, scrollable: false,
-            events: 1,
-            engagedMs: 0, firstMs: day5 + 10, lastMs: day5 + 10)
+        index.restore([
+            (
+                "/a", "r1", 3,
+                ReaderFigures(
+                    maxProgress: 0.6, maxSeenDepth: 0.2, scrollable: true,
+                    events: 1,
+                    engagedMs: 500, firstMs: day3 + 50, lastMs: day3 + 400)
+            )
+        ])
+        index.restore([
+            (
+                "/a", "r1", 5,
+                ReaderFigures(
+                    maxProgress: 0.3, maxSeenDepth: 0.9, scrollable: false,
+                    events: 1,
+                    engagedMs: 0, firstMs: day5 + 10, lastMs: day5 + 10)
+            )
+        ])
         index.apply([
             event("/a", "r1", at: day5 + 20, progress: 0.35, seen: 0.1, scrollable: false, engagedMs: 200)
         ])
@@ -122,16 +137,20 @@ struct MemoryIndexTests {
         #expect(
             index.readers(of: "/a", in: .allTime) == [
                 ReaderSummary(
-                    reader: "r1", maxProgress: 0.6, maxSeenDepth: 0.9, scrollable: true, events: 5,
-                    engagedMs: 1_700,
-                    firstMs: day3 + 50, lastMs: day5 + 20)
+                    reader: "r1",
+                    figures: ReaderFigures(
+                        maxProgress: 0.6, maxSeenDepth: 0.9, scrollable: true, events: 5,
+                        engagedMs: 1_700,
+                        firstMs: day3 + 50, lastMs: day5 + 20))
             ])
         #expect(
             index.readers(of: "/a", in: DayRange(from: 4)) == [
                 ReaderSummary(
-                    reader: "r1", maxProgress: 0.35, maxSeenDepth: 0.9, scrollable: false, events: 2,
-                    engagedMs: 200,
-                    firstMs: day5 + 10, lastMs: day5 + 20)
+                    reader: "r1",
+                    figures: ReaderFigures(
+                        maxProgress: 0.35, maxSeenDepth: 0.9, scrollable: false, events: 2,
+                        engagedMs: 200,
+                        firstMs: day5 + 10, lastMs: day5 + 20))
             ])
         #expect(index.readers(of: "/a", in: DayRange(from: 6)) == [])
         #expect(index.readers(of: "/b", in: .allTime) == nil)
@@ -146,12 +165,22 @@ struct MemoryIndexTests {
     @Test("counts beyond 32 bits stay exact")
     func wideCounts() {
         let index = MemoryIndex()
-        index.restore(
-            article: "/w", reader: "r1", day: 0, maxProgress: 0.5, maxSeenDepth: 0.5, scrollable: true,
-            events: 4_294_967_295, engagedMs: 10_000_000_000, firstMs: 5, lastMs: 9)
-        index.restore(
-            article: "/w", reader: "r2", day: 0, maxProgress: 0.5, maxSeenDepth: 0.5, scrollable: true,
-            events: 4_294_967_294, engagedMs: 0, firstMs: 5, lastMs: 9)
+        index.restore([
+            (
+                "/w", "r1", 0,
+                ReaderFigures(
+                    maxProgress: 0.5, maxSeenDepth: 0.5, scrollable: true,
+                    events: 4_294_967_295, engagedMs: 10_000_000_000, firstMs: 5, lastMs: 9)
+            )
+        ])
+        index.restore([
+            (
+                "/w", "r2", 0,
+                ReaderFigures(
+                    maxProgress: 0.5, maxSeenDepth: 0.5, scrollable: true,
+                    events: 4_294_967_294, engagedMs: 0, firstMs: 5, lastMs: 9)
+            )
+        ])
         index.apply([event("/w", "r1", at: 7, engagedMs: 1), event("/w", "r2", at: 7, engagedMs: 2)])
         let readers = index.readers(of: "/w", in: .allTime) ?? []
         #expect(readers.map(\.events) == [4_294_967_296, 4_294_967_295])

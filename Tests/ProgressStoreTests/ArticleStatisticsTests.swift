@@ -4,10 +4,11 @@ import Testing
 private func reader(
     _ name: String, progress: Double, seen: Double, scrollable: Bool = true, events: Int64 = 1,
     engagedMs: Int64 = 0, first: Int64 = 0, last: Int64 = 0
-) -> ReaderSummary {
-    ReaderSummary(
-        reader: name, maxProgress: progress, maxSeenDepth: seen, scrollable: scrollable, events: events,
-        engagedMs: engagedMs, firstMs: first, lastMs: last)
+) -> ReaderFigures {
+    ReaderFigures(
+        maxProgress: progress, maxSeenDepth: seen, scrollable: scrollable, events: events,
+        engagedMs: engagedMs,
+        firstMs: first, lastMs: last)
 }
 
 /// Five readers; r5 never could scroll.

@@ -5,8 +5,10 @@ import Testing
 struct SegmentStatisticsTests {
     static func reader(_ name: String, depth: Double) -> ReaderSummary {
         ReaderSummary(
-            reader: name, maxProgress: depth, maxSeenDepth: depth, scrollable: true, events: 1, engagedMs: 0,
-            firstMs: 0, lastMs: 0)
+            reader: name,
+            figures: ReaderFigures(
+                maxProgress: depth, maxSeenDepth: depth, scrollable: true, events: 1, engagedMs: 0, firstMs: 0,
+                lastMs: 0))
     }
 
     static let query = StatisticsQuery(article: "/a", threshold: 0.9)

@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Store conformance: daily salts")
 struct SaltConformanceTests {
-    static var today: Int32 { Int32(Int64(Date().timeIntervalSince1970 * 1000).floorDivided(by: 86_400_000)) }
+    static var today: Int32 { UTCDay.of(ms: Int64(Date().timeIntervalSince1970 * 1000)) }
 
     @Test("a day's salt is the same at every ask, another day's is another", arguments: StoreFactory.all)
     func sameSalt(factory: StoreFactory) throws {

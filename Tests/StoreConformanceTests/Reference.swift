@@ -21,8 +21,10 @@ struct Reference {
             var summary =
                 byReader[event.reader]
                 ?? ReaderSummary(
-                    reader: event.reader, maxProgress: 0, maxSeenDepth: 0, scrollable: false, events: 0,
-                    engagedMs: 0, firstMs: .max, lastMs: .min)
+                    reader: event.reader,
+                    figures: ReaderFigures(
+                        maxProgress: 0, maxSeenDepth: 0, scrollable: false, events: 0,
+                        engagedMs: 0, firstMs: .max, lastMs: .min))
             summary.maxProgress = max(summary.maxProgress, event.progress)
             summary.maxSeenDepth = max(summary.maxSeenDepth, event.seenDepth)
             summary.scrollable = summary.scrollable || event.scrollable

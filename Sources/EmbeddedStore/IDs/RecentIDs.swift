@@ -11,17 +11,11 @@ struct IDDigest: Hashable {
     /// Never 0 (the table's empty slot).
     let value: UInt64
 
-    private static let keys = {
-        var random = SystemRandomNumberGenerator()
-        return (
-            key: SipHash13(k0: random.next(), k1: random.next()),
-            salt: SipHash13(k0: random.next(), k1: random.next())
-        )
-    }()
+    private static let keys = (key: SipHash.Key.random(), salt: SipHash.Key.random())
 
     /// The digest of a key's bytes.
     init(of key: UnsafeBufferPointer<UInt8>) {
-        self.init(nonZero: Self.keys.key.hash(key))
+        self.init(nonZero: SipHash.hash13(key, key: Self.keys.key))
     }
 
     init(of key: ExactKey) {
@@ -38,7 +32,8 @@ struct IDDigest: Hashable {
     func salted(by salt: UInt64) -> IDDigest {
         guard salt != 0 else { return self }
         return withUnsafeBytes(of: (value.littleEndian, salt.littleEndian)) { raw in
-            IDDigest(nonZero: Self.keys.salt.hash(raw.bindMemory(to: UInt8.self)))
+            IDDigest(
+                nonZero: SipHash.hash13(raw.bindMemory(to: UInt8.self), key: Self.keys.salt))
         }
     }
 }

@@ -97,7 +97,7 @@ extension ArticleCodec {
 
         var lowest: (progress: [Double], seenDepth: [Double])?
         // Least values come exactly with the histograms, which come with enough readers.
-        guard (flags & 1 != 0) == (readers > ArticleIndex.histogramMinimumReaders) else {
+        guard (flags & 1 != 0) == (readers > ArticleCounters.histogramMinimumReaders) else {
             throw damaged("its histograms do not match its readers")
         }
         if flags & 1 != 0 {
@@ -186,7 +186,7 @@ extension ArticleCodec {
                 }
                 let first = record.firstOffset
                 let last = record.lastOffset
-                bad = bad || !dayFits || last >= DayRecords.dayMs || first > last
+                bad = bad || !dayFits || last >= UTCDay.milliseconds || first > last
                 let wideEvents = record.narrowEvents == DayRecord.wideEvents
                 let wideEngaged = record.engaged == DayRecord.wideEngaged
                 events += wideEvents ? 1 : 0

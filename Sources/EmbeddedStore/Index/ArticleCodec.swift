@@ -74,14 +74,14 @@ enum ArticleCodec {
         let nameBytes = article.names.arenaBytes.reduce(0) { $0 + $1.count }
         return headerSize + article.name.utf8.count + nameBytes + article.names.count * recordSize
             + article.otherDays.count * (recordSize + 4) + wideCount * wideSize
-            + (article.histograms == nil ? 0 : 2 * DepthHistogram.binCount * 8) + 8
+            + (article.counters.histograms == nil ? 0 : 2 * DepthHistogram.binCount * 8) + 8
     }
 
     private static func write(
         _ article: ArticleIndex, mark: Int64, wide: [(column: UInt8, record: Int32, value: Int64)],
         into out: inout PieceWriter
     ) throws(StoreError) {
-        let least = article.histograms.map { [$0.progress.leastValues, $0.seenDepth.leastValues] }
+        let least = article.counters.histograms.map { [$0.progress.leastValues, $0.seenDepth.leastValues] }
         let name = Array(article.name.utf8)
         try out.write(format)
         try out.write(UInt8(least == nil ? 0 : 1))

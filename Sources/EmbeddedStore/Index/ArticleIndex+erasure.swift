@@ -5,7 +5,7 @@ import ProgressStore
 /// article's size.
 extension ArticleIndex {
     /// Calls `body` with every (reader slot, day) record and its figures.
-    func forEachRecord(_ body: (_ slot: Int32, _ day: Int32, _ figures: DayFigures) -> Void) {
+    func forEachRecord(_ body: (_ slot: Int32, _ day: Int32, _ figures: ReaderFigures) -> Void) {
         for index in 0..<names.count {
             let first = firstDays.records[index]
             body(Int32(index), first.day, firstDays.figures(of: first, at: index))
@@ -37,6 +37,6 @@ extension ArticleIndex {
 
     /// The first UTC day with an event, if any.
     var firstDay: Int32? {
-        totals.firstMs.map { Int32($0.floorDivided(by: DayRecords.dayMs)) }
+        counters.firstMs.map { UTCDay.of(ms: $0) }
     }
 }

@@ -18,15 +18,12 @@ struct ArticleIndex: Sendable {
     private(set) var otherDays = DayRecords()
     private(set) var otherNext = ChunkedArray<Int32>()
     private(set) var otherHeads: [Int32: Int32] = [:]
-    private(set) var totals = ArticleTotals()
-    /// Counted readers' all-time depths per metric, built once the article has more than
-    /// ``histogramMinimumReaders`` readers: below that, folding the readers is as quick as
-    /// reading 2 × 1001 bins and much smaller for the many articles that stay small.
-    private(set) var histograms: (progress: DepthHistogram, seenDepth: DepthHistogram)?
+    /// The all-time counters, with histograms once the article has more than
+    /// ``ArticleCounters/histogramMinimumReaders`` readers: below that, folding the readers is
+    /// as quick as reading 2 × 1001 bins and much smaller for the many articles that stay small.
+    private(set) var counters = ArticleCounters()
     /// Counts the folds: any figure of the article can have changed only when this has.
     private(set) var version: UInt64
-
-    static let histogramMinimumReaders = 512
 
     /// An article without readers. Its versions start after `version`, so that an answer kept
     /// for an erased article of the same name never passes for one of this one.
@@ -39,10 +36,12 @@ struct ArticleIndex: Sendable {
 
     /// Folds `figures` of `reader` on `day` into the article; returns whether the reader is new.
     /// `readerHash` is ``ReaderNames/hash(of:)``, when the caller has it.
-    mutating func fold(reader: String, readerHash: UInt64? = nil, day: Int32, _ figures: DayFigures) -> Bool {
+    mutating func fold(reader: String, readerHash: UInt64? = nil, day: Int32, _ figures: ReaderFigures)
+        -> Bool
+    {
         version &+= 1
         let (slot, isNew) = names.slot(for: reader, hash: readerHash ?? ReaderNames.hash(of: reader))
-        let before: DayFigures?
+        let before: ReaderFigures?
         var after = figures
         if isNew {
             before = nil
@@ -62,10 +61,8 @@ struct ArticleIndex: Sendable {
                 firstDays.markOtherDays(at: Int(slot))
             }
         }
-        totals.add(figures)
-        recount(from: before, to: after)
-        if histograms == nil && names.count > Self.histogramMinimumReaders {
-            buildHistograms()
+        if counters.move(from: before, to: after) {
+            counters.histograms = DepthHistograms { body in forEachReader(in: .allTime) { body($1) } }
         }
         return isNew
     }
@@ -76,12 +73,12 @@ struct ArticleIndex: Sendable {
 
     /// Where one of a reader's day records is, and the figures it holds.
     enum Record {
-        case first(Int, DayFigures)
-        case other(Int, DayFigures)
+        case first(Int, ReaderFigures)
+        case other(Int, ReaderFigures)
     }
 
     /// Reader `slot`'s figures over all its days, and its record on `day` if it has one.
-    private func walk(_ slot: Int32, lookingFor day: Int32) -> (DayFigures, Record?) {
+    private func walk(_ slot: Int32, lookingFor day: Int32) -> (ReaderFigures, Record?) {
         let index = Int(slot)
         let first = firstDays.records[index]
         var folded = firstDays.figures(of: first, at: index)
@@ -98,12 +95,12 @@ struct ArticleIndex: Sendable {
     }
 
     /// Reader `slot`'s figures folded over the days in `days`, or nil when it has none there.
-    func figures(of slot: Int32, in days: DayRange) -> DayFigures? {
+    func figures(of slot: Int32, in days: DayRange) -> ReaderFigures? {
         let from = days.from ?? .min
         let to = days.to ?? .max
         let index = Int(slot)
         let first = firstDays.records[index]
-        var folded: DayFigures?
+        var folded: ReaderFigures?
         if first.day >= from && first.day <= to { folded = firstDays.figures(of: first, at: index) }
         guard first.hasOtherDays, var next = otherHeads[slot] else { return folded }
         while next >= 0 {
@@ -121,7 +118,7 @@ struct ArticleIndex: Sendable {
     /// Calls `body` with each reader that has a day in `days`, in slot order, and its figures
     /// folded over those days. Reads the first-day records a chunk at a time: indexing the
     /// chunked column once per reader costs a lookup of its chunk each time.
-    func forEachReader(in days: DayRange, _ body: (_ slot: Int32, _ figures: DayFigures) -> Void) {
+    func forEachReader(in days: DayRange, _ body: (_ slot: Int32, _ figures: ReaderFigures) -> Void) {
         let from = days.from ?? .min
         let to = days.to ?? .max
         firstDays.records.forEachChunk { start, records in
@@ -137,44 +134,9 @@ struct ArticleIndex: Sendable {
         }
     }
 
-    /// Moves a reader's all-time depths from `before` (nil for a new reader) to `after`.
-    private mutating func recount(from before: DayFigures?, to after: DayFigures) {
-        let wasCounted = before?.scrollable ?? false
-        if before != nil && !wasCounted && after.scrollable { totals.unscrollable -= 1 }
-        if before == nil && !after.scrollable { totals.unscrollable += 1 }
-        if !(wasCounted && after.scrollable && before!.maxProgress == after.maxProgress) {
-            if wasCounted {
-                totals.progressSum.remove(before!.maxProgress)
-                histograms?.progress.remove(before!.maxProgress)
-            }
-            if after.scrollable {
-                totals.progressSum.add(after.maxProgress)
-                histograms?.progress.insert(after.maxProgress)
-            }
-        }
-        if before?.maxSeenDepth != after.maxSeenDepth {
-            if let before {
-                totals.seenSum.remove(before.maxSeenDepth)
-                histograms?.seenDepth.remove(before.maxSeenDepth)
-            }
-            totals.seenSum.add(after.maxSeenDepth)
-            histograms?.seenDepth.insert(after.maxSeenDepth)
-        }
-    }
-
-    private mutating func buildHistograms() {
-        var progress = DepthHistogram()
-        var seenDepth = DepthHistogram()
-        forEachReader(in: .allTime) { _, allTime in
-            if allTime.scrollable { progress.insert(allTime.maxProgress) }
-            seenDepth.insert(allTime.maxSeenDepth)
-        }
-        histograms = (progress, seenDepth)
-    }
-
     /// Bytes held, counting capacity (the histograms' fixed 24 KiB included).
     var footprint: Int {
-        let histogramBytes = histograms == nil ? 0 : 2 * DepthHistogram.binCount * 12
+        let histogramBytes = counters.histograms == nil ? 0 : 2 * DepthHistogram.binCount * 12
         return names.footprint + firstDays.footprint + otherDays.footprint + otherNext.footprint
             + otherHeads.capacity * 8 + histogramBytes
     }
@@ -182,7 +144,7 @@ struct ArticleIndex: Sendable {
 
 extension ArticleIndex {
     /// An article rebuilt from a snapshot's parts, which ``ArticleCodec`` has checked for
-    /// everything that could make a later fold trap. Totals and histograms are recounted from
+    /// everything that could make a later fold trap. Counters and histograms are recounted from
     /// the records; the histograms' least values per bin (`lowest`) are taken from the snapshot
     /// where they are consistent, so that quantiles answer exactly as before the snapshot.
     init(
@@ -197,42 +159,17 @@ extension ArticleIndex {
         self.otherDays = otherDays
         self.otherNext = otherNext
         self.otherHeads = otherHeads
-        (totals, histograms) = recounted(lowest: lowest)
+        counters = recounted(lowest: lowest)
     }
 
-    /// The totals and histograms of the records, from each reader's all-time figures.
-    private func recounted(
-        lowest: (progress: [Double], seenDepth: [Double])?
-    ) -> (ArticleTotals, (progress: DepthHistogram, seenDepth: DepthHistogram)?) {
-        var totals = ArticleTotals()
-        var progress = DepthHistogram()
-        var seenDepth = DepthHistogram()
-        let counting = names.count > Self.histogramMinimumReaders
-        var firstMs = Int64.max
-        var lastMs = Int64.min
-        forEachReader(in: .allTime) { _, allTime in
-            totals.events += allTime.events
-            totals.engagedMs += allTime.engagedMs
-            firstMs = min(firstMs, allTime.firstMs)
-            lastMs = max(lastMs, allTime.lastMs)
-            if allTime.scrollable {
-                totals.progressSum.add(allTime.maxProgress)
-                if counting { progress.insert(allTime.maxProgress) }
-            } else {
-                totals.unscrollable += 1
-            }
-            totals.seenSum.add(allTime.maxSeenDepth)
-            if counting { seenDepth.insert(allTime.maxSeenDepth) }
-        }
-        if names.count > 0 {
-            totals.firstMs = firstMs
-            totals.lastMs = lastMs
-        }
-        guard counting else { return (totals, nil) }
+    /// The counters of the records, from each reader's all-time figures.
+    private func recounted(lowest: (progress: [Double], seenDepth: [Double])?) -> ArticleCounters {
+        var counters = ArticleCounters(keepsHistograms: names.count > ArticleCounters.histogramMinimumReaders)
+        forEachReader(in: .allTime) { _, allTime in counters.move(from: nil, to: allTime) }
         if let lowest {
-            progress.lower(toward: lowest.progress)
-            seenDepth.lower(toward: lowest.seenDepth)
+            counters.histograms?.progress.lower(toward: lowest.progress)
+            counters.histograms?.seenDepth.lower(toward: lowest.seenDepth)
         }
-        return (totals, (progress, seenDepth))
+        return counters
     }
 }

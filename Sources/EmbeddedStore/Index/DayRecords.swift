@@ -70,8 +70,6 @@ struct DayRecords {
     private(set) var wideEvents = WideValues()
     private(set) var wideEngaged = WideValues()
 
-    static let dayMs: Int64 = 86_400_000
-
     init() {}
 
     /// Records as decoded from a snapshot; the caller has checked them (see ``ArticleCodec``).
@@ -91,15 +89,15 @@ struct DayRecords {
     func day(at index: Int) -> Int32 { records[index].day }
 
     /// The figures of record `index`.
-    func figures(at index: Int) -> DayFigures {
+    func figures(at index: Int) -> ReaderFigures {
         figures(of: records[index], at: index)
     }
 
     /// The figures of `record`, which is record `index`.
-    func figures(of record: DayRecord, at index: Int) -> DayFigures {
-        let start = Int64(record.day) * Self.dayMs
+    func figures(of record: DayRecord, at index: Int) -> ReaderFigures {
+        let start = UTCDay.start(of: record.day)
         let events = record.narrowEvents
-        return DayFigures(
+        return ReaderFigures(
             maxProgress: record.maxProgress, maxSeenDepth: record.maxSeenDepth, scrollable: record.scrollable,
             events: events == DayRecord.wideEvents ? wideEvents[Int32(index)]! : Int64(events),
             engagedMs: record.engaged == DayRecord.wideEngaged
@@ -109,7 +107,7 @@ struct DayRecords {
 
     /// Appends a record of `figures` on `day`; returns its index.
     @discardableResult
-    mutating func append(day: Int32, _ figures: DayFigures) -> Int32 {
+    mutating func append(day: Int32, _ figures: ReaderFigures) -> Int32 {
         precondition(count < Int32.max, "too many day records for one article")
         let index = Int32(count)
         var record = DayRecord(day: day, engaged: 0, bits: 0, maxProgress: 0, maxSeenDepth: 0)
@@ -120,7 +118,7 @@ struct DayRecords {
 
     /// Folds `figures` (of the same day) into record `index`, which holds `held` — as the caller
     /// has just read them: reading them again would look a wide value up once more.
-    mutating func fold(_ figures: DayFigures, into held: DayFigures, at index: Int) {
+    mutating func fold(_ figures: ReaderFigures, into held: ReaderFigures, at index: Int) {
         var record = records[index]
         var folded = held
         folded.fold(figures)
@@ -133,12 +131,12 @@ struct DayRecords {
         records[index].hasOtherDays = true
     }
 
-    private mutating func store(_ figures: DayFigures, in record: inout DayRecord, at index: Int32) {
-        let start = Int64(record.day) * Self.dayMs
+    private mutating func store(_ figures: ReaderFigures, in record: inout DayRecord, at index: Int32) {
+        let start = UTCDay.start(of: record.day)
         let first = figures.firstMs - start
         let last = figures.lastMs - start
         precondition(
-            (0..<Self.dayMs).contains(first) && (0..<Self.dayMs).contains(last),
+            (0..<UTCDay.milliseconds).contains(first) && (0..<UTCDay.milliseconds).contains(last),
             "event times must fall on the record's UTC day")
         // A value that stays wide is overwritten in place; one that fits again leaves the table.
         let events: UInt64

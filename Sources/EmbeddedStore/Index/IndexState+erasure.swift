@@ -20,7 +20,7 @@ extension IndexState {
 
     /// Takes the article `name` out, with all of its readers.
     mutating func erase(article name: String) -> ErasureCount {
-        guard let slot = slots[ArticleKey(name)] else { return .nothing }
+        guard let slot = slots[ExactKey(name)] else { return .nothing }
         let dropped = articles[Int(slot)].recordCount
         replace(slot, with: ArticleIndex(name: name, version: articles[Int(slot)].version &+ 1))
         return ErasureCount(articles: 1, readerDays: dropped)
@@ -44,7 +44,7 @@ extension IndexState {
         let before = articles[Int(slot)]
         pairCount += article.readerCount - before.readerCount
         if article.isErased {
-            slots[ArticleKey(before.name)] = nil
+            slots[ExactKey(before.name)] = nil
             // A later event of this name starts a new article, not this empty one.
             if lastSlot == slot { lastSlot = -1 }
             erasedSinceCapture.insert(ExactKey(before.name))

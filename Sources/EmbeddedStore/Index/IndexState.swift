@@ -9,7 +9,7 @@ import ProgressStore
 /// Everything a ``MemoryIndex`` holds, behind its lock.
 struct IndexState {
     /// By exact bytes: ids that differ only in Unicode normalization are different articles.
-    var slots: [ArticleKey: Int32] = [:]
+    var slots: [ExactKey: Int32] = [:]
     var articles: [ArticleIndex] = []
     var pairCount = 0
     /// See ``MemoryIndex/mark``.
@@ -28,16 +28,16 @@ struct IndexState {
     var versionFloor: UInt64 = 0
 
     func article(named name: String) -> ArticleIndex? {
-        slots[ArticleKey(name)].map { articles[Int($0)] }
+        slots[ExactKey(name)].map { articles[Int($0)] }
     }
 
     /// The version of the article `name`, read in place: copying the article out (as
     /// ``article(named:)`` does) retains every buffer it holds.
     func version(of name: String) -> UInt64? {
-        slots[ArticleKey(name)].map { articles[Int($0)].version }
+        slots[ExactKey(name)].map { articles[Int($0)].version }
     }
 
-    mutating func fold(article name: String, reader: String, day: Int32, _ figures: DayFigures) {
+    mutating func fold(article name: String, reader: String, day: Int32, _ figures: ReaderFigures) {
         fold(slot: slot(named: name), reader: reader, day: day, figures)
     }
 
@@ -55,22 +55,21 @@ struct IndexState {
         changedSlots.append(slot)
     }
 
-    /// Folds a batch of events. Each article is looked up in `slots` once for every distinct
-    /// `String` value that names it rather than once an event: a batch's decoder makes one
-    /// string per article id (`ArticleNames`), and hashing the id took a tenth of a bulk append.
+    /// Folds a batch of events. Most of a batch's events name one of a few articles: each is
+    /// found in ``ArticleMemo`` and compared byte for byte rather than looked up in `slots`,
+    /// whose hashing of the id took a tenth of a bulk append.
     ///
     /// Every event's article and reader hash are found first; then, while event `i` folds, the
     /// bucket where event `i + lookahead`'s reader is looked up is brought in. An article of
     /// millions of readers has a table far larger than the caches, and waiting for one miss
     /// after another was a quarter of a restart's replay.
     mutating func fold(_ events: UnsafeBufferPointer<EventRecord>) {
-        // A handful of events are looked up one by one: the memo is some 5 KiB to set up. Its
-        // reasoning holds for the 16-byte strings of 64-bit platforms only.
-        guard events.count >= 8, MemoryLayout<String>.size == 16 else {
+        // A handful of events are looked up one by one: the memo is 1 KiB to set up.
+        guard events.count >= 8 else {
             for index in events.indices {
                 fold(
                     article: events[index].article, reader: events[index].reader, day: events[index].day,
-                    DayFigures(events[index]))
+                    ReaderFigures(events[index]))
             }
             return
         }
@@ -78,13 +77,13 @@ struct IndexState {
         var found: [(slot: Int32, readerHash: UInt64)] = []
         found.reserveCapacity(events.count)
         for index in events.indices {
-            let bits = ArticleMemo.Bits(events[index].article)
-            let slot: Int32
-            if let known = memo[bits] {
-                slot = known
-            } else {
-                slot = self.slot(named: events[index].article)
-                memo[bits] = slot
+            let article = events[index].article
+            let slot = withUTF8(of: article) { utf8 -> Int32 in
+                let position = ArticleMemo.position(of: utf8)
+                if let known = memo[position], Self.holds(articles[Int(known)].name, utf8) { return known }
+                let slot = self.slot(named: article)
+                memo[position] = slot
+                return slot
             }
             found.append((slot, ReaderNames.hash(of: events[index].reader)))
         }
@@ -98,9 +97,18 @@ struct IndexState {
             }
             let isNew = articles[Int(found[index].slot)].fold(
                 reader: events[index].reader, readerHash: found[index].readerHash, day: events[index].day,
-                DayFigures(events[index]))
+                ReaderFigures(events[index]))
             if isNew { pairCount += 1 }
             noteChange(of: found[index].slot)
+        }
+    }
+
+    /// Whether `name` is made of the bytes `utf8`.
+    @inline(__always)
+    private static func holds(_ name: String, _ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        withUTF8(of: name) { name in
+            name.count == utf8.count
+                && (name.isEmpty || memcmp(name.baseAddress!, utf8.baseAddress!, name.count) == 0)
         }
     }
 
@@ -113,11 +121,11 @@ struct IndexState {
         let slot: Int32
         if lastSlot >= 0 && bytesEqual(articles[Int(lastSlot)].name, name) {
             slot = lastSlot
-        } else if let found = slots[ArticleKey(name)] {
+        } else if let found = slots[ExactKey(name)] {
             slot = found
         } else {
             slot = Int32(articles.count)
-            slots[ArticleKey(name)] = slot
+            slots[ExactKey(name)] = slot
             articles.append(ArticleIndex(name: name, version: versionFloor))
             isChanged.append(false)
         }
@@ -125,7 +133,7 @@ struct IndexState {
         return slot
     }
 
-    private mutating func fold(slot: Int32, reader: String, day: Int32, _ figures: DayFigures) {
+    private mutating func fold(slot: Int32, reader: String, day: Int32, _ figures: ReaderFigures) {
         if articles[Int(slot)].fold(reader: reader, day: day, figures) {
             pairCount += 1
         }
@@ -137,7 +145,7 @@ struct IndexState {
         articles.reserveCapacity(articles.count + inserted.count)
         for article in inserted {
             let slot = Int32(articles.count)
-            slots[ArticleKey(article.name)] = slot
+            slots[ExactKey(article.name)] = slot
             articles.append(article)
             isChanged.append(false)
             noteChange(of: slot)
@@ -146,62 +154,46 @@ struct IndexState {
     }
 }
 
-/// Article slots by the 16 bytes of a `String` value, for the length of one batch.
+/// The slots of the articles a batch named last, for the length of one batch.
 ///
-/// Two strings whose 16 bytes are equal hold the same text: a short one holds its bytes in them,
-/// a longer one the count and the address of its storage — the same storage, alive and
-/// unchanged while the batch holding both strings is. (Equal texts may differ in their bytes,
-/// which only costs a lookup.) Only valid while every string it has seen is alive: never keep
-/// one beyond the batch whose events it saw.
+/// Direct-mapped by a quick digest of an id's UTF-8 — its length and its first and last eight
+/// bytes, which tell apart the ids of one site, that mostly differ at one end — rather than a
+/// hash of every byte; the caller confirms an entry against the article's own id, byte for byte.
+/// A clash replaces the older entry, and costs a lookup in the dictionary of every article.
 struct ArticleMemo {
-    struct Bits: Equatable {
-        let low: UInt64
-        let high: UInt64
-
-        init(_ string: String) {
-            (low, high) = withUnsafeBytes(of: string) {
-                ($0.loadUnaligned(as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-            }
-        }
-    }
-
-    /// Direct-mapped: a clash replaces the older entry. 256 entries: more than the articles of
-    /// most batches.
+    /// 256 entries: more than the articles of most batches.
     private static let count = 256
-    private var keys = [Bits](repeating: Bits(""), count: count)
-    private var values = [Int32](repeating: -1, count: count)
+    private var slots = [Int32](repeating: -1, count: count)
 
-    static func position(_ bits: Bits) -> Int {
-        Int(truncatingIfNeeded: ((bits.low ^ bits.high) &* 0x9E37_79B9_7F4A_7C15) &>> 56)
-    }
-
-    subscript(bits: Bits) -> Int32? {
-        get {
-            let position = Self.position(bits)
-            return values[position] >= 0 && keys[position] == bits ? values[position] : nil
+    /// The entry for the id of these bytes, 0..<256.
+    @inline(__always)
+    static func position(of utf8: UnsafeBufferPointer<UInt8>) -> Int {
+        let bytes = UnsafeRawBufferPointer(utf8)
+        let count = bytes.count
+        let head: UInt64
+        let tail: UInt64
+        if count >= 8 {
+            head = bytes.loadUnaligned(as: UInt64.self)
+            tail = bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+        } else if count >= 4 {
+            head = UInt64(bytes.loadUnaligned(as: UInt32.self))
+            tail = UInt64(bytes.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+        } else {
+            // 0 to 3 bytes: the first, middle and last (some twice) tell them apart.
+            head =
+                count == 0
+                ? 0 : UInt64(bytes[0]) | UInt64(bytes[count / 2]) << 8 | UInt64(bytes[count - 1]) << 16
+            tail = 0
         }
-        set {
-            let position = Self.position(bits)
-            keys[position] = bits
-            values[position] = newValue ?? -1
-        }
-    }
-}
-
-/// An article id as a dictionary key by its exact bytes, like ``ExactKey``, compared with
-/// `memcmp` rather than `String.UTF8View.elementsEqual`: that walk took a fifth of `apply`.
-struct ArticleKey: Hashable {
-    let name: String
-
-    init(_ name: String) {
-        self.name = name
+        let mixed =
+            ((head &* 0x9E37_79B9_7F4A_7C15) ^ tail ^ UInt64(truncatingIfNeeded: count))
+            &* 0xBF58_476D_1CE4_E5B9
+        return Int(truncatingIfNeeded: mixed &>> 56)
     }
 
-    static func == (lhs: ArticleKey, rhs: ArticleKey) -> Bool {
-        bytesEqual(lhs.name, rhs.name)
-    }
-
-    func hash(into hasher: inout Hasher) {
-        withUTF8(of: name) { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    /// The slot entry `position` holds, if any.
+    subscript(position: Int) -> Int32? {
+        get { slots[position] >= 0 ? slots[position] : nil }
+        set { slots[position] = newValue ?? -1 }
     }
 }

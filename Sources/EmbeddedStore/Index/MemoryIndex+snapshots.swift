@@ -59,12 +59,12 @@ extension MemoryIndex {
     /// each). Throws, adding none, when the index already holds one of them or two share an id:
     /// restore articles into an index before applying events to it.
     func insert(_ articles: [DecodedArticle]) throws(StoreError) {
-        var names = Set<ArticleKey>()
-        for article in articles where !names.insert(ArticleKey(article.article)).inserted {
+        var names = Set<ExactKey>()
+        for article in articles where !names.insert(ExactKey(article.article)).inserted {
             throw StoreError.corrupt("article \(article.article) restored twice")
         }
         try state.write { state throws(StoreError) in
-            if let held = articles.first(where: { state.slots[ArticleKey($0.article)] != nil }) {
+            if let held = articles.first(where: { state.slots[ExactKey($0.article)] != nil }) {
                 throw StoreError.corrupt("article \(held.article) is already in the index")
             }
             state.insert(articles.map(\.index))

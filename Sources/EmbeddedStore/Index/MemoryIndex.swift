@@ -46,32 +46,13 @@ final class MemoryIndex: Sendable {
         state.read { $0.mark }
     }
 
-    /// Folds in one whole (article, reader, day) record, as tests build an index with records
-    /// that many events would take to make. A record folded twice for one key joins the first.
-    func restore(
-        article: String, reader: String, day: Int32, maxProgress: Double, maxSeenDepth: Double,
-        scrollable: Bool, events: Int64, engagedMs: Int64, firstMs: Int64, lastMs: Int64
-    ) {
-        restore([
-            StoredReaderDay(
-                article: article, reader: reader, day: day, maxProgress: maxProgress,
-                maxSeenDepth: maxSeenDepth,
-                scrollable: scrollable, events: events, engagedMs: engagedMs, firstMs: firstMs, lastMs: lastMs
-            )
-        ])
-    }
-
-    /// Folds in many whole records under one acquisition of the lock.
-    func restore(_ rows: [StoredReaderDay]) {
+    /// Folds in whole (article, reader, day) records under one acquisition of the lock, as
+    /// tests build an index with records that many events would take to make. A record folded
+    /// twice for one key joins the first.
+    func restore(_ records: [(article: String, reader: String, day: Int32, figures: ReaderFigures)]) {
         state.write { state in
-            for row in rows {
-                state.fold(
-                    article: row.article, reader: row.reader, day: row.day,
-                    DayFigures(
-                        maxProgress: row.maxProgress, maxSeenDepth: row.maxSeenDepth,
-                        scrollable: row.scrollable,
-                        events: row.events, engagedMs: row.engagedMs, firstMs: row.firstMs, lastMs: row.lastMs
-                    ))
+            for record in records {
+                state.fold(article: record.article, reader: record.reader, day: record.day, record.figures)
             }
         }
     }
@@ -84,19 +65,15 @@ final class MemoryIndex: Sendable {
         // acknowledgement waiting for it) never waits for a long read.
         guard let index = state.read({ $0.article(named: article) }) else { return nil }
         return index.names.slotsInByteOrder().compactMap { slot in
-            index.figures(of: slot, in: days).map { figures in
-                ReaderSummary(
-                    reader: index.names.name(at: slot), maxProgress: figures.maxProgress,
-                    maxSeenDepth: figures.maxSeenDepth, scrollable: figures.scrollable,
-                    events: figures.events, engagedMs: figures.engagedMs, firstMs: figures.firstMs,
-                    lastMs: figures.lastMs)
+            index.figures(of: slot, in: days).map {
+                ReaderSummary(reader: index.names.name(at: slot), figures: $0)
             }
         }
     }
 
-    /// How the statistics `query` asks for are had: answered already from counters (all time,
-    /// `minEngagedSeconds == 0`, a threshold that is a multiple of 0.001, an article with more
-    /// than 512 readers — in microseconds under the lock, whatever the article's size), or by
+    /// How the statistics `query` asks for are had: answered already from counters (see
+    /// ``ArticleCounters/statistics(answering:)``: in microseconds under the lock, whatever the
+    /// article's size), or by
     /// folding a snapshot of the article's readers, which the caller does outside the lock
     /// (see ``StatisticsWork/fold(_:)``).
     ///
@@ -105,11 +82,7 @@ final class MemoryIndex: Sendable {
     func statistics(_ query: StatisticsQuery) -> StatisticsWork {
         state.read { state -> StatisticsWork in
             guard let index = state.article(named: query.article) else { return .answered(nil) }
-            if index.answersFromCounters(
-                in: query.days, threshold: query.threshold, minEngagedSeconds: query.minEngagedSeconds)
-            {
-                return .answered(index.statistics(query))
-            }
+            if let answered = index.counters.statistics(answering: query) { return .answered(answered) }
             return .fold(index)
         }
     }

@@ -62,8 +62,16 @@ struct ReaderNames {
     /// What ``slot(for:hash:)`` and ``prefetch(_:)`` take for `name`: the same for every
     /// article.
     static func hash(of name: String) -> UInt64 {
-        withUTF8(of: name) { SipHash13.process.hash($0) }
+        withUTF8(of: name) { hash($0) }
     }
+
+    /// SipHash-1-3 under this process's key, drawn once from the system's generator.
+    @inline(__always)
+    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        SipHash.hash13(bytes, key: key)
+    }
+
+    private static let key = SipHash.Key.random()
 
     /// Starts bringing in the bucket where looking up `hash` begins: a table of millions of
     /// ids is far larger than the caches, and that bucket is a miss. Folding a batch asks for
@@ -204,7 +212,6 @@ struct ReaderNames {
     private mutating func rebuild(capacity: Int) {
         let capacity = (capacity + 63) & ~63
         slotBits = Int.bitWidth - capacity.leadingZeroBitCount
-        let hasher = SipHash13.process
         // Each id as its home bucket (high half) and the bucket's value (low half).
         var placements = [UInt64](unsafeUninitializedCapacity: count) { placements, initialized in
             var slot: UInt32 = 0
@@ -214,7 +221,7 @@ struct ReaderNames {
                     while offset < arena.count {
                         let (length, size) = Self.length(in: arena, at: offset)
                         offset += size
-                        let hash = hasher.hash(UnsafeBufferPointer(rebasing: arena[offset..<offset + length]))
+                        let hash = Self.hash(UnsafeBufferPointer(rebasing: arena[offset..<offset + length]))
                         let home = ((hash &>> 32) &* UInt64(capacity)) &>> 32
                         let value = UInt32(truncatingIfNeeded: hash) &<< slotBits | slot
                         placements[Int(slot)] = home &<< 32 | UInt64(value)

@@ -1,3 +1,5 @@
+import ProgressStore
+
 /// The times an event may have, seen at one moment of the server's clock: at most 5 minutes
 /// ahead, at most 30 days old (docs/api.md, "Fields"), and with `--retention-days N` not
 /// before the first kept day, today − N + 1 (docs/privacy.md, "Retention").
@@ -15,7 +17,7 @@ struct TimeWindow: Sendable {
             earliestMs = nil
             return
         }
-        let today = Int64(DerivedReaders.day(ofMs: nowMs))
+        let today = Int64(UTCDay.of(ms: nowMs))
         earliestMs = (today - Int64(retentionDays) + 1) * 86_400_000
     }
 

@@ -21,11 +21,6 @@ final class DerivedReaders: Sendable {
         self.store = store
     }
 
-    /// The UTC day of `ms` (days since 1970-01-01).
-    static func day(ofMs ms: Int64) -> Int32 {
-        Int32(truncatingIfNeeded: ms >= 0 ? ms / 86_400_000 : (ms + 1) / 86_400_000 - 1)
-    }
-
     /// The salt of `day` when it is the one kept here, without waiting.
     func cachedSalt(forDay day: Int32) -> DailySalt? {
         current.withLock { salt in salt?.day == day ? salt : nil }
@@ -46,7 +41,7 @@ final class DerivedReaders: Sendable {
 
     /// The reader id of `request` from `address` under `salt`.
     static func readerID(salt: DailySalt, address: IPAddress?, request: HTTPRequest) -> String {
-        var hash = SipHash24(k0: salt.k0, k1: salt.k1)
+        var hash = SipHash(k0: salt.k0, k1: salt.k1, rounds: .sip24, wide: true)
         if let address {
             address.withBytes { bytes in
                 hash.append(UInt32(bytes.count))

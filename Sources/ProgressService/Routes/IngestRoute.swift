@@ -38,7 +38,7 @@ extension ProgressService {
                 appendSingle(record, figures: figures, started: started, finish)
                 return
             }
-            let day = DerivedReaders.day(ofMs: nowMs)
+            let day = UTCDay.of(ms: nowMs)
             let address = configuration.trustedProxies.clientAddress(of: request)
             if let salt = derivedReaders.cachedSalt(forDay: day) {
                 record.reader = DerivedReaders.readerID(salt: salt, address: address, request: request)
@@ -68,7 +68,7 @@ extension ProgressService {
             return
         }
         // One derived id for every event of the request that names no reader.
-        let day = DerivedReaders.day(ofMs: nowMs)
+        let day = UTCDay.of(ms: nowMs)
         let address = configuration.trustedProxies.clientAddress(of: request)
         if let salt = derivedReaders.cachedSalt(forDay: day) {
             batch.nameReaders(DerivedReaders.readerID(salt: salt, address: address, request: request))

@@ -105,11 +105,6 @@ enum PageCursor {
 
     /// FNV-1a over the offset and the query; a fixed salt keeps cursors valid across restarts.
     private static func checksum(offset: Int, context: Context) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in "reading-progress-cursor|\(offset)|\(context.text)".utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        FNV1a.hex("reading-progress-cursor|\(offset)|\(context.text)".utf8)
     }
 }

@@ -1,4 +1,5 @@
 import HTTPServer
+import ProgressStore
 
 /// Every file the service serves from memory, found by its exact request path.
 ///
@@ -85,10 +86,7 @@ final class WebCatalog: Sendable {
 enum EntityTag {
     /// `"<FNV-1a 64 of the bytes, hex><suffix>"`: the tag changes whenever the file does.
     static func strong(of bytes: [UInt8], suffix: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        let hex = String(hash, radix: 16)
-        return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + suffix + "\""
+        "\"" + FNV1a.hex(bytes) + suffix + "\""
     }
 
     /// Whether an `If-None-Match` value names one of `tags`, or is `*`. The comparison is the

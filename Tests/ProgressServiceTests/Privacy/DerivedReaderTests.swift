@@ -84,16 +84,6 @@ struct DerivedReaderTests {
     func mapped() {
         #expect(Self.id(address: "::ffff:203.0.113.9") == Self.id())
     }
-
-    @Test("the UTC day of a time, before 1970 too")
-    func days() {
-        #expect(DerivedReaders.day(ofMs: 0) == 0)
-        #expect(DerivedReaders.day(ofMs: 86_399_999) == 0)
-        #expect(DerivedReaders.day(ofMs: 86_400_000) == 1)
-        #expect(DerivedReaders.day(ofMs: -1) == -1)
-        #expect(DerivedReaders.day(ofMs: -86_400_000) == -1)
-        #expect(DerivedReaders.day(ofMs: -86_400_001) == -2)
-    }
 }
 
 @Suite("The retention window of event times")

@@ -1,6 +1,5 @@
+import ProgressStore
 import Testing
-
-@testable import ProgressService
 
 /// SipHash-2-4 against the reference implementation's vectors (`vectors.h` of the SipHash
 /// authors' repository): key 00 01 … 0f, message 00 01 … of every length from 0 to 63; each
@@ -14,7 +13,7 @@ struct SipHashTests {
     /// The paper's example (Appendix A): the 15-byte message 00 … 0e.
     @Test("the paper's example: a129ca6149be45e5")
     func paperExample() {
-        var hash = SipHash24(k0: Self.k0, k1: Self.k1, wide: false)
+        var hash = SipHash(k0: Self.k0, k1: Self.k1, rounds: .sip24)
         Self.message[..<15].withUnsafeBytes { hash.append($0) }
         #expect(hash.finalize64() == 0xA129_CA61_49BE_45E5)
     }
@@ -22,7 +21,7 @@ struct SipHashTests {
     @Test("64-bit tags of messages 0…63 bytes long")
     func vectors64() {
         for (length, expected) in Self.sip64.enumerated() {
-            var hash = SipHash24(k0: Self.k0, k1: Self.k1, wide: false)
+            var hash = SipHash(k0: Self.k0, k1: Self.k1, rounds: .sip24)
             Self.message[..<length].withUnsafeBytes { hash.append($0) }
             #expect(Self.hex(hash.finalize64()) == expected, "length \(length)")
         }
@@ -31,7 +30,7 @@ struct SipHashTests {
     @Test("128-bit tags of messages 0…63 bytes long")
     func vectors128() {
         for (length, expected) in Self.sip128.enumerated() {
-            var hash = SipHash24(k0: Self.k0, k1: Self.k1)
+            var hash = SipHash(k0: Self.k0, k1: Self.k1, rounds: .sip24, wide: true)
             Self.message[..<length].withUnsafeBytes { hash.append($0) }
             let (first, second) = hash.finalize128()
             #expect(Self.hex(first) + Self.hex(second) == expected, "length \(length)")
@@ -41,7 +40,7 @@ struct SipHashTests {
     @Test("fed in pieces of any size, byte by byte or as lengths, the hash is the same")
     func pieces() {
         for split in [[1, 7, 9, 3, 20, 23], [8, 8, 8, 8, 8, 8, 8, 7], [5, 3, 13, 42], [62, 1]] {
-            var hash = SipHash24(k0: Self.k0, k1: Self.k1)
+            var hash = SipHash(k0: Self.k0, k1: Self.k1, rounds: .sip24, wide: true)
             var offset = 0
             for size in split {
                 Self.message[offset..<(offset + size)].withUnsafeBytes { hash.append($0) }
@@ -50,11 +49,11 @@ struct SipHashTests {
             let (first, second) = hash.finalize128()
             #expect(Self.hex(first) + Self.hex(second) == Self.sip128[63], "\(split)")
         }
-        var bytes = SipHash24(k0: Self.k0, k1: Self.k1)
+        var bytes = SipHash(k0: Self.k0, k1: Self.k1, rounds: .sip24, wide: true)
         for byte in Self.message[..<9] { bytes.append(byte) }
         let (first, second) = bytes.finalize128()
         #expect(Self.hex(first) + Self.hex(second) == Self.sip128[9])
-        var length = SipHash24(k0: Self.k0, k1: Self.k1)
+        var length = SipHash(k0: Self.k0, k1: Self.k1, rounds: .sip24, wide: true)
         length.append(UInt32(0x0302_0100))
         let (lengthFirst, lengthSecond) = length.finalize128()
         #expect(Self.hex(lengthFirst) + Self.hex(lengthSecond) == Self.sip128[4])
@@ -137,4 +136,27 @@ struct SipHashTests {
         "5853542321f567a005d547a4f04759bd",
         "5150d1772f50834a503e069a973fbd7c",
     ]
+}
+
+/// SipHash-1-3, the index's variant, against CPython's `hash` of bytes with `PYTHONHASHSEED=0`
+/// (SipHash-1-3-64 under the zero key): message 00 01 … of the length given.
+@Suite("SipHash-1-3 against CPython's")
+struct SipHash13Tests {
+    @Test(
+        "64-bit tags under the zero key",
+        arguments: [
+            (1, 0x68A9_1412_8E01_E473), (7, 0x2F09_8AB0_C751_325A), (8, 0xEAD4_11E6_7EBE_2EEA),
+            (9, 0x7592_7F9D_9512_4362), (15, 0xF30E_B725_BB91_C9EA), (16, 0x8972_1884_33A5_C5B7),
+            (17, 0x4883_C49A_2C00_9C1D), (63, 0x385D_3E39_E5F3_7359),
+        ] as [(Int, UInt64)])
+    func vectors(length: Int, expected: UInt64) {
+        let message = (0..<length).map { UInt8($0) }
+        let key = SipHash.Key(k0: 0, k1: 0)
+        #expect(message.withUnsafeBufferPointer { SipHash.hash($0, key: key, rounds: .sip13) } == expected)
+        // Fed in two pieces, the same.
+        var pieces = SipHash(k0: 0, k1: 0, rounds: .sip13)
+        message[..<(length / 2)].withUnsafeBytes { pieces.append($0) }
+        message[(length / 2)...].withUnsafeBytes { pieces.append($0) }
+        #expect(pieces.finalize64() == expected)
+    }
 }

@@ -1,0 +1,68 @@
+import ProgressStore
+
+/// An article's counters as `rp_articles` holds them: what the default query and the listing
+/// are answered from, kept up to date by folding. The histograms are always kept here, whatever
+/// the article's size.
+extension ArticleCounters {
+    /// The columns `SELECT` names in ``columns``, from `row` of `result` (text form).
+    init(_ result: PGResult, row: Int, from column: Int) throws(StoreError) {
+        self.init()
+        readers = Int(try result.int64(row, column))
+        unscrollable = Int(try result.int64(row, column + 1))
+        events = try result.int64(row, column + 2)
+        engagedMs = try result.int64(row, column + 3)
+        if readers > 0 {
+            firstMs = try result.int64(row, column + 4)
+            lastMs = try result.int64(row, column + 5)
+        }
+        guard let progressUnits = Int128(result.string(row, column + 6)),
+            let seenUnits = Int128(result.string(row, column + 7))
+        else { throw StoreError.corrupt("rp_articles holds a depth sum that is not an integer") }
+        progressSum = DepthSum(units: progressUnits)
+        seenSum = DepthSum(units: seenUnits)
+        histograms = DepthHistograms(
+            progress: try Self.histogram(result.bytes(row, column + 8)),
+            seenDepth: try Self.histogram(result.bytes(row, column + 9)))
+    }
+
+    static let columns =
+        "readers, unscrollable, events, engaged_ms, first_ms, last_ms, progress_units, seen_units, "
+        + "progress_bins, seen_bins"
+
+    /// 1001 little-endian 32-bit counts.
+    static func bins(_ histogram: DepthHistogram?) -> [UInt8] {
+        (histogram ?? DepthHistogram()).binCounts.flatMap { count in
+            (0..<4).map { UInt8(truncatingIfNeeded: UInt32(bitPattern: count) >> (8 * $0)) }
+        }
+    }
+
+    static func histogram(_ bytes: [UInt8]) throws(StoreError) -> DepthHistogram {
+        guard bytes.count == 4 * DepthHistogram.binCount else {
+            throw StoreError.corrupt("rp_articles holds a histogram of \(bytes.count) bytes")
+        }
+        let counts = (0..<DepthHistogram.binCount).map { bin in
+            Int32(bitPattern: (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[4 * bin + $1]) << (8 * $1) })
+        }
+        return DepthHistogram(binCounts: counts)
+    }
+}
+
+extension ReaderFigures {
+    /// The figures of `row` of `result`, from `column` on: max progress, max seen depth,
+    /// scrollable, events, engaged ms, first ms, last ms — as ``sql`` selects them.
+    init(_ result: PGResult, row: Int, from column: Int) throws(StoreError) {
+        self.init(
+            maxProgress: try result.double(row, column), maxSeenDepth: try result.double(row, column + 1),
+            scrollable: try result.bool(row, column + 2), events: try result.int64(row, column + 3),
+            engagedMs: try result.int64(row, column + 4), firstMs: try result.int64(row, column + 5),
+            lastMs: try result.int64(row, column + 6))
+    }
+
+    /// `rp_reader_days` rows folded (with `GROUP BY`) as ``init(_:row:from:)`` reads them:
+    /// ``ReaderFigures/fold(_:)`` in SQL.
+    static func sql(_ table: String) -> String {
+        "max(\(table).max_progress), max(\(table).max_seen), bool_or(\(table).scrollable), "
+            + "sum(\(table).events)::int8, sum(\(table).engaged_ms)::int8, min(\(table).first_ms), "
+            + "max(\(table).last_ms)"
+    }
+}
