@@ -7,7 +7,8 @@ struct SegmentStatisticsTests {
         ReaderSummary(
             reader: name,
             figures: ReaderFigures(
-                maxProgress: depth, maxSeenDepth: depth, scrollable: true, events: 1, engagedMs: 0, firstMs: 0,
+                maxProgress: depth, maxSeenDepth: depth, scrollable: true, events: 1, engagedMs: 0,
+                firstMs: 0,
                 lastMs: 0))
     }
 
