@@ -2,7 +2,11 @@
 /// and what start-up reads back.
 ///
 /// Per event: article and reader as length-prefixed UTF-8, time, progress and seen depth as
-/// their bit patterns, a flags byte (scrollable, has id), engaged ms, then the id when present.
+/// their bit patterns, a flags byte (scrollable, has id, has attention, has sections, has a
+/// device byte, has source), engaged ms, then what the flags say is present, in that order: the
+/// id; 20 32-bit bands; a count byte and, per section, its title, its start's bits and its
+/// words (−1 for none, 32 bits); the named and the width's device classes (a nibble each, 0 for
+/// none); the source. Entries written before the parts existed have those flags clear.
 /// Little-endian throughout. A leading byte says what the entry holds: events (1), or an
 /// erasure (2: a byte for its kind, then the id), which replays in its place among the events.
 package enum EventLogCodec {
@@ -74,6 +78,7 @@ package enum EventLogCodec {
                     size += 2 + id.utf8.count
                     longest = max(longest, id.utf8.count)
                 }
+                size += partsSize(of: events[index], longest: &longest)
             }
             guard longest <= maximumStringBytes else { return nil }
             // One allocation of the exact size, filled in place.
@@ -86,13 +91,68 @@ package enum EventLogCodec {
                     writer.word(UInt64(bitPattern: events[index].timeMs))
                     writer.word(events[index].progress.bitPattern)
                     writer.word(events[index].seenDepth.bitPattern)
-                    writer.byte((events[index].scrollable ? 1 : 0) | (events[index].eventID == nil ? 0 : 2))
+                    writer.byte(flags(of: events[index]))
                     writer.word(UInt64(bitPattern: events[index].engagedMs))
                     if let id = events[index].eventID { writer.string(id) }
+                    writer.parts(of: events[index])
                 }
                 count = writer.offset
             }
         }
+    }
+
+    /// The flags byte's bits.
+    enum Flag {
+        static let scrollable: UInt8 = 1
+        static let id: UInt8 = 2
+        static let attention: UInt8 = 4
+        static let sections: UInt8 = 8
+        static let device: UInt8 = 16
+        static let source: UInt8 = 32
+        static let parts: UInt8 = attention | sections | device | source
+    }
+
+    private static func flags(of event: EventRecord) -> UInt8 {
+        var flags: UInt8 = event.scrollable ? Flag.scrollable : 0
+        if event.eventID != nil { flags |= Flag.id }
+        if event.attention != nil { flags |= Flag.attention }
+        if event.sections != nil { flags |= Flag.sections }
+        if event.device != nil || event.widthDevice != nil { flags |= Flag.device }
+        if event.source != nil { flags |= Flag.source }
+        return flags
+    }
+
+    /// The bytes of `event`'s sections, attention, devices and source.
+    private static func partsSize(of event: EventRecord, longest: inout Int) -> Int {
+        var size = 0
+        if event.attention != nil { size += 4 * AttentionBands.count }
+        if let sections = event.sections {
+            size += 1
+            for section in sections {
+                size += 2 + section.title.utf8.count + 8 + 4
+                longest = max(longest, section.title.utf8.count)
+            }
+        }
+        if event.device != nil || event.widthDevice != nil { size += 1 }
+        if let source = event.source {
+            size += 2 + source.utf8.count
+            longest = max(longest, source.utf8.count)
+        }
+        return size
+    }
+
+    /// A device class as a nibble: 0 for none.
+    static func nibble(_ device: DeviceClass?) -> UInt8 {
+        guard let device else { return 0 }
+        return UInt8(DeviceClass.allCases.firstIndex(of: device)! + 1)
+    }
+
+    static func device(ofNibble nibble: UInt8) throws(StoreError) -> DeviceClass? {
+        guard nibble != 0 else { return nil }
+        guard Int(nibble) <= DeviceClass.allCases.count else {
+            throw StoreError.corrupt("event log entry has an unknown device class")
+        }
+        return DeviceClass.allCases[Int(nibble) - 1]
     }
 
     private struct Writer {
@@ -102,6 +162,27 @@ package enum EventLogCodec {
         mutating func byte(_ value: UInt8) {
             base[offset] = value
             offset += 1
+        }
+
+        mutating func word32(_ value: UInt32) {
+            UnsafeMutableRawPointer(base + offset).storeBytes(of: value.littleEndian, as: UInt32.self)
+            offset += 4
+        }
+
+        mutating func parts(of event: EventRecord) {
+            if let attention = event.attention { for band in attention { word32(band) } }
+            if let sections = event.sections {
+                byte(UInt8(sections.count))
+                for section in sections {
+                    string(section.title)
+                    word(section.start.bitPattern)
+                    word32(UInt32(bitPattern: section.words ?? -1))
+                }
+            }
+            if event.device != nil || event.widthDevice != nil {
+                byte(EventLogCodec.nibble(event.device) | EventLogCodec.nibble(event.widthDevice) << 4)
+            }
+            if let source = event.source { string(source) }
         }
 
         mutating func word(_ value: UInt64) {
@@ -145,11 +226,12 @@ package enum EventLogCodec {
             let seen = Double(bitPattern: try reader.uint64())
             let flags = try reader.byte()
             let engagedMs = Int64(bitPattern: try reader.uint64())
-            let id = flags & 2 != 0 ? try reader.string() : nil
-            events.append(
-                EventRecord(
-                    article: article, reader: readerID, timeMs: timeMs, progress: progress, seenDepth: seen,
-                    scrollable: flags & 1 != 0, engagedMs: engagedMs, eventID: id))
+            let id = flags & Flag.id != 0 ? try reader.string() : nil
+            var event = EventRecord(
+                article: article, reader: readerID, timeMs: timeMs, progress: progress, seenDepth: seen,
+                scrollable: flags & Flag.scrollable != 0, engagedMs: engagedMs, eventID: id)
+            if flags & Flag.parts != 0 { try reader.parts(flags, into: &event) }
+            events.append(event)
         }
         return events
     }
@@ -174,6 +256,43 @@ package enum EventLogCodec {
             }
             offset += 8
             return UInt64(littleEndian: value)
+        }
+
+        mutating func uint32() throws(StoreError) -> UInt32 {
+            guard offset + 4 <= bytes.count else { throw Self.truncated }
+            var value: UInt32 = 0
+            withUnsafeMutableBytes(of: &value) {
+                $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 4]))
+            }
+            offset += 4
+            return UInt32(littleEndian: value)
+        }
+
+        mutating func parts(_ flags: UInt8, into event: inout EventRecord) throws(StoreError) {
+            if flags & Flag.attention != 0 {
+                var bands: [UInt32] = []
+                bands.reserveCapacity(AttentionBands.count)
+                for _ in 0..<AttentionBands.count { bands.append(try uint32()) }
+                event.attention = bands
+            }
+            if flags & Flag.sections != 0 {
+                let count = Int(try byte())
+                var sections: [Section] = []
+                sections.reserveCapacity(count)
+                for _ in 0..<count {
+                    let title = try string()
+                    let start = Double(bitPattern: try uint64())
+                    let words = Int32(bitPattern: try uint32())
+                    sections.append(Section(title: title, start: start, words: words < 0 ? nil : words))
+                }
+                event.sections = sections
+            }
+            if flags & Flag.device != 0 {
+                let devices = try byte()
+                event.device = try EventLogCodec.device(ofNibble: devices & 0xF)
+                event.widthDevice = try EventLogCodec.device(ofNibble: devices >> 4)
+            }
+            if flags & Flag.source != 0 { event.source = try string() }
         }
 
         mutating func string() throws(StoreError) -> String {

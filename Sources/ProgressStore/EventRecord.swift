@@ -19,10 +19,22 @@ public struct EventRecord: Sendable, Equatable {
     public var engagedMs: Int64
     /// Client event id (1–64 bytes): a repeat within 24 hours is acknowledged and not counted.
     public var eventID: String?
+    /// The article's headings, when the event carried them (docs/api.md, "Sections and attention").
+    public var sections: [Section]?
+    /// ``AttentionBands/count`` engaged milliseconds, one a band of the body, when sent.
+    public var attention: [UInt32]?
+    /// The device class the client named (docs/api.md, "Segments").
+    public var device: DeviceClass?
+    /// The class a vertical event's container width gives; `nil` for a horizontal event.
+    public var widthDevice: DeviceClass?
+    /// Where the reader came from, normalised (``ReaderSource/normalised(_:)``), when sent.
+    public var source: String?
 
     public init(
         article: String, reader: String, timeMs: Int64, progress: Double, seenDepth: Double,
-        scrollable: Bool, engagedMs: Int64, eventID: String? = nil
+        scrollable: Bool, engagedMs: Int64, eventID: String? = nil, sections: [Section]? = nil,
+        attention: [UInt32]? = nil, device: DeviceClass? = nil, widthDevice: DeviceClass? = nil,
+        source: String? = nil
     ) {
         self.article = article
         self.reader = reader
@@ -32,6 +44,11 @@ public struct EventRecord: Sendable, Equatable {
         self.scrollable = scrollable
         self.engagedMs = engagedMs
         self.eventID = eventID
+        self.sections = sections
+        self.attention = attention
+        self.device = device
+        self.widthDevice = widthDevice
+        self.source = source
     }
 
     /// Days since 1970-01-01 (UTC) of `timeMs`.

@@ -225,10 +225,13 @@ extension ProgressService {
     fileprivate static func record(of event: DecodedEvent, at timeMs: Int64, figures: ProgressFigures)
         -> EventRecord
     {
-        EventRecord(
+        let width = event.geometry.containerSize.width
+        return EventRecord(
             article: event.article, reader: event.reader ?? "", timeMs: timeMs, progress: figures.progress,
             seenDepth: figures.seenDepth, scrollable: figures.scrollable, engagedMs: event.engagedMs,
-            eventID: event.id)
+            eventID: event.id, sections: event.sections, attention: event.attention, device: event.device,
+            widthDevice: event.geometry.axis == .vertical ? DeviceClass(containerWidth: width) : nil,
+            source: event.source)
     }
 
     private func noValidEvent(_ rejected: [(index: Int, error: APIError)]) -> APIError {
