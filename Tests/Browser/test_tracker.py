@@ -5,14 +5,20 @@ show against the page's own geometry, within a pixel."""
 
 import gzip
 import pathlib
+import re
+import subprocess
 import sys
 import time
 import unittest
 
 from tracker_support import NEWS_CSS, TrackerTestCase, deepest, news, page, paragraphs, wait_until
 
-SOURCE = pathlib.Path(__file__).resolve().parents[2] / "Sources/ProgressService/Web/tracker/tracker.js"
-LIMIT = 2000  # bytes, gzipped
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+FOLDER = ROOT / "Sources/ProgressService/Web/tracker"
+SOURCE = FOLDER / "tracker.js"
+# Bytes gzipped (docs/tracker.md, "Builds and size"): the tracker without the bar at most 2,000;
+# the one with it held below 2,400, where it is today (about 2,360).
+LIMITS = {"/tracker.js": 2400, "/tracker-lite.js": 2000}
 
 
 class ServedScriptTests(TrackerTestCase):
@@ -34,9 +40,6 @@ class ServedScriptTests(TrackerTestCase):
         self.assertEqual(packed.header("Content-Encoding"), "gzip")
         self.assertEqual(gzip.decompress(packed.body), SOURCE.read_bytes())
         self.assertNotEqual(packed.header("ETag"), etag)
-        print(f"\ntracker.js: {len(plain.body)} bytes, {len(packed.body)} bytes gzipped (limit {LIMIT})",
-              file=sys.stderr)
-        self.assertLessEqual(len(packed.body), LIMIT)
         head = self.service.request("HEAD", "/tracker.js", headers={"Accept-Encoding": "gzip"})
         self.assertEqual((head.status, head.body, head.header("ETag")), (200, b"", packed.header("ETag")))
         self.assertEqual(
@@ -44,6 +47,26 @@ class ServedScriptTests(TrackerTestCase):
                                                                 "Accept-Encoding": "gzip"}).status, 304)
         metrics = self.service.request("GET", "/metrics").text
         self.assertIn('route="/tracker.js",method="GET",status="200"', metrics)
+
+    def test_both_builds_are_small_and_esbuilds_output_of_the_source(self):
+        for path, limit in LIMITS.items():
+            plain = self.service.request("GET", path)
+            packed = self.service.request("GET", path, headers={"Accept-Encoding": "gzip"})
+            self.assertEqual((plain.status, packed.header("Content-Encoding")), (200, "gzip"), path)
+            self.assertEqual(plain.body, (FOLDER / path.lstrip("/")).read_bytes(), path)
+            self.assertEqual(gzip.decompress(packed.body), plain.body, path)
+            print(f"\n{path}: {len(plain.body)} bytes, {len(packed.body)} bytes gzipped (limit {limit})",
+                  file=sys.stderr)
+            self.assertLessEqual(len(packed.body), limit, path)
+        self.assertEqual(self.service.request("GET", "/tracker.src.js").status, 404)
+        # The served files are what scripts/build-tracker makes of tracker.src.js with the esbuild
+        # it names; another esbuild is named, with the one the files were made with.
+        pinned = re.search(r"^ESBUILD_VERSION=(\S+)$", (ROOT / "scripts/build-tracker").read_text(), re.M).group(1)
+        installed = subprocess.run(["esbuild", "--version"], capture_output=True, text=True).stdout.strip()
+        self.assertEqual(installed, pinned, f"esbuild {installed} is installed, but the tracker was built with "
+                                            f"esbuild {pinned}: rebuild it with scripts/build-tracker")
+        check = subprocess.run([ROOT / "scripts/build-tracker", "--check"], capture_output=True, text=True)
+        self.assertEqual(check.returncode, 0, check.stderr)
 
     def test_a_page_of_another_origin_loads_it_and_finds_the_api(self):
         self.open("/api-probe.html", page(self.service, paragraphs(2), attributes={"reader": "probe"}))

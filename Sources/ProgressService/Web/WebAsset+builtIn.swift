@@ -1,6 +1,6 @@
 extension WebAsset {
     /// Every file the service serves from memory.
-    static var builtIn: [WebAsset] { dashboard + [tracker] }
+    static var builtIn: [WebAsset] { dashboard + [tracker, trackerLite] }
 
     /// Headers every file of the service's own pages carries: no MIME sniffing, no article ids
     /// leaking to other sites in `Referer`, no embedding by other origins. Not for a file other
