@@ -26,6 +26,17 @@ extension EmbeddedStore {
         completion(.success(index.listing(query)))
     }
 
+    /// See ``ProgressStore/sections(_:completion:)``. Placeholder until the store keeps maps
+    /// and attention: no sections, no attention.
+    public func sections(
+        _ query: StatisticsQuery,
+        completion: @escaping @Sendable (Result<SectionStatistics?, StoreError>) -> Void
+    ) {
+        completion(
+            .success(
+                SectionStatistics(attention: Array(repeating: 0, count: AttentionBands.count), sections: [])))
+    }
+
     /// See ``ProgressStore/statistics(_:completion:)``: what the index's counters answer, on
     /// the calling thread in microseconds whatever the article's size; the rest by folding the
     /// article's readers on the store's read queue.

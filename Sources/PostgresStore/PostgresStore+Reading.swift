@@ -54,6 +54,17 @@ extension PostgresStore {
             completion: completion)
     }
 
+    /// See ``ProgressStore/sections(_:completion:)``. Placeholder until the store keeps maps
+    /// and attention: no sections, no attention.
+    public func sections(
+        _ query: StatisticsQuery,
+        completion: @escaping @Sendable (Result<SectionStatistics?, StoreError>) -> Void
+    ) {
+        completion(
+            .success(
+                SectionStatistics(attention: Array(repeating: 0, count: AttentionBands.count), sections: [])))
+    }
+
     public func statistics(
         _ query: StatisticsQuery,
         completion: @escaping @Sendable (Result<ArticleStatistics?, StoreError>) -> Void

@@ -37,6 +37,16 @@ public protocol ProgressStore: AnyObject, Sendable {
         _ query: StatisticsQuery,
         completion: @escaping @Sendable (Result<ArticleStatistics?, StoreError>) -> Void)
 
+    /// Where in `query.article` its readers stop and spend their time over `query.days` (docs/api.md,
+    /// "Sections and attention"), or `nil` when the article never had an event. Equal to
+    /// ``SectionStatistics/compute(map:readers:readersAtOrAbove:attentionMs:)`` over the latest
+    /// section map, the readers' maximum `seenDepth` in range (1 for an unscrollable reader) and
+    /// the attention summed over the range's days; `metric`, `threshold` and
+    /// `minEngagedSeconds` play no part.
+    func sections(
+        _ query: StatisticsQuery,
+        completion: @escaping @Sendable (Result<SectionStatistics?, StoreError>) -> Void)
+
     /// One page of the listing (docs/api.md, "Every article"): the articles that ever had an
     /// event, in `query.order`, from `query.offset`, at most `query.limit` of them.
     func listing(

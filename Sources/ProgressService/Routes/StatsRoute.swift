@@ -26,19 +26,31 @@ extension ProgressService {
         }
         let version = store.version(of: query.article)
         store.statistics(query) { [self] result in
-            finish(
-                Result { () throws(APIError) in
-                    guard let stats = try result.mapError({ APIError.storeUnavailable($0.message) }).get()
-                    else {
-                        throw .unknownArticle(query.article)
-                    }
-                    var reply = render(stats, for: query)
-                    if let version {
-                        reply.prepared = prepare(reply)
-                        statsCache.store(reply, article: query.article, version: version, for: cacheKey)
-                    }
-                    return reply
-                })
+            let stats: ArticleStatistics
+            do throws(APIError) {
+                guard let found = try result.mapError({ APIError.storeUnavailable($0.message) }).get() else {
+                    throw .unknownArticle(query.article)
+                }
+                stats = found
+            } catch {
+                finish(.failure(error))
+                return
+            }
+            store.sections(query) { [self] result in
+                finish(
+                    Result { () throws(APIError) in
+                        guard let parts = try result.mapError({ APIError.storeUnavailable($0.message) }).get()
+                        else {
+                            throw .unknownArticle(query.article)
+                        }
+                        var reply = render(stats, parts, for: query)
+                        if let version {
+                            reply.prepared = prepare(reply)
+                            statsCache.store(reply, article: query.article, version: version, for: cacheKey)
+                        }
+                        return reply
+                    })
+            }
         }
     }
 
@@ -55,7 +67,9 @@ extension ProgressService {
             minEngagedSeconds: minEngagedSeconds)
     }
 
-    private func render(_ stats: ArticleStatistics, for query: StatisticsQuery) -> Reply {
+    private func render(_ stats: ArticleStatistics, _ parts: SectionStatistics, for query: StatisticsQuery)
+        -> Reply
+    {
         let (article, metric, from, to) = (query.article, query.metric, query.days.from, query.days.to)
         let (threshold, minEngagedSeconds) = (query.threshold, query.minEngagedSeconds)
         var w = JSONWriter(capacity: 2048)
@@ -119,7 +133,45 @@ extension ProgressService {
         if let first = stats.firstMs { w.string(EventTime.format(first)) } else { w.null() }
         w.key("lastEventAt")
         if let last = stats.lastMs { w.string(EventTime.format(last)) } else { w.null() }
+        write(parts, into: &w)
         w.endObject()
         return .json(200, w)
+    }
+}
+
+extension ProgressService {
+    /// `attention` and `sections` (docs/api.md, "Sections and attention").
+    fileprivate func write(_ parts: SectionStatistics, into w: inout JSONWriter) {
+        w.key("attention")
+        if let attention = parts.attention {
+            w.beginArray()
+            for seconds in attention { w.number(seconds) }
+            w.endArray()
+        } else {
+            w.null()
+        }
+        w.key("sections")
+        w.beginArray()
+        for section in parts.sections {
+            w.beginObject()
+            w.key("title")
+            w.string(section.title)
+            w.key("start")
+            w.number(section.start)
+            w.key("end")
+            w.number(section.end)
+            w.key("words")
+            if let words = section.words { w.integer(Int(words)) } else { w.null() }
+            w.key("reached")
+            w.number(section.reached)
+            w.key("stoppedWithin")
+            w.number(section.stoppedWithin)
+            w.key("seconds")
+            if let seconds = section.seconds { w.number(seconds) } else { w.null() }
+            w.key("wordsPerMinute")
+            if let rate = section.wordsPerMinute { w.number(rate) } else { w.null() }
+            w.endObject()
+        }
+        w.endArray()
     }
 }
