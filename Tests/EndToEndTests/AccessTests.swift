@@ -132,6 +132,29 @@ struct CORSTests {
         }
     }
 
+    @Test("an empty Origin or an empty list of requested headers is no reason for a 500")
+    func emptyValues() throws {
+        let server = try ServerProcess(store: "memory:")
+        for route in ["/v1/events", "/v1/articles", "/v1/articles/%2Fa/stats"] {
+            let preflight = try Connection(port: server.port).exchange(
+                method: "OPTIONS", target: route,
+                headers: [("Origin", ""), ("Access-Control-Request-Method", "POST")], body: [])
+            #expect(preflight.status == 204, "\(route)")
+            #expect(preflight.header("Access-Control-Allow-Origin") == nil, "\(route)")
+            let headers = try Connection(port: server.port).exchange(
+                method: "OPTIONS", target: route,
+                headers: [
+                    ("Origin", "https://a.example"), ("Access-Control-Request-Method", "POST"),
+                    ("Access-Control-Request-Headers", ""),
+                ], body: [])
+            #expect(headers.status == 204, "\(route)")
+            #expect(headers.header("Access-Control-Allow-Headers")?.contains("Content-Type") == true, "\(route)")
+        }
+        let get = try Connection(port: server.port).exchange(
+            method: "GET", target: "/v1/articles", headers: [("Origin", "")], body: [])
+        #expect(get.status == 200)
+    }
+
     @Test("real requests echo only allowed origins, on success and on error alike")
     func realRequests() throws {
         let server = try ServerProcess(

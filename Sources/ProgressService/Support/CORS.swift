@@ -21,7 +21,8 @@ struct CORSPolicy: Sendable {
     /// Appends ``headers(for:)`` to `headers`, without an array of its own.
     func appendHeaders(for origin: String?, to headers: inout [(name: String, value: String)]) {
         headers.append(("Vary", "Origin"))
-        guard let origin, allows(origin) else { return }
+        // An empty `Origin:` names no origin; libmicrohttpd refuses a header without a value.
+        guard let origin, !origin.isEmpty, allows(origin) else { return }
         headers.append(("Access-Control-Allow-Origin", origin))
         headers.append(("Access-Control-Allow-Credentials", "true"))
     }
@@ -33,10 +34,11 @@ struct CORSPolicy: Sendable {
     func preflightHeaders(
         for origin: String?, methods: [String], requestedHeaders: String?
     ) -> [(name: String, value: String)] {
-        guard let origin, allows(origin) else { return [] }
+        guard let origin, !origin.isEmpty, allows(origin) else { return [] }
+        let requested = requestedHeaders.flatMap { $0.isEmpty ? nil : $0 }
         return [
             ("Access-Control-Allow-Methods", methods.joined(separator: ", ")),
-            ("Access-Control-Allow-Headers", requestedHeaders ?? "Content-Type, Authorization"),
+            ("Access-Control-Allow-Headers", requested ?? "Content-Type, Authorization"),
             ("Access-Control-Max-Age", "86400"),
         ]
     }
