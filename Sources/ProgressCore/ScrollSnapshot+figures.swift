@@ -10,6 +10,7 @@ extension ScrollSnapshot {
     /// to validate before it could decide anything else (a decoder refusing an event): the
     /// checks are not repeated. Only for such a geometry do the figures keep their promises.
     public func figuresOfValidGeometry() -> ProgressFigures {
+        // Debug builds only: the caller's promise, checked; the error itself is the caller's.
         assert((try? validate()) != nil, "figuresOfValidGeometry() of a geometry that fails validate()")
         return computedFigures()
     }

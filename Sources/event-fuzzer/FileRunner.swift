@@ -27,7 +27,10 @@ enum FileRunner {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue
         else { return [path] }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else {
+            // An unreadable folder is a mistake in the command line: say so rather than run nothing.
+            fatalError("event-fuzzer: cannot list \(path)")
+        }
         return names.sorted().map { "\(path)/\($0)" }
     }
 }

@@ -6,6 +6,7 @@ import Foundation
 
 /// This process's resident set (VmRSS), in bytes; 0 where /proc is missing.
 func residentBytes() -> Int {
+    // Without /proc (not Linux) the figure is 0, which the benchmark's report shows as such.
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
         let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
         let kB = Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])

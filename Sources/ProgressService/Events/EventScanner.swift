@@ -39,6 +39,7 @@ struct EventScanner: ~Copyable {
     static func event(in bytes: UnsafeBufferPointer<UInt8>, requireIdentity: Bool) -> DecodedEvent? {
         var entries = EventBatch.Entries()
         guard event(in: bytes, requireIdentity: requireIdentity, into: &entries) else { return nil }
+        // The scanner only ever accepts into the sink; a refusal is the tree path's to word.
         return try? entries.results[0].get()
     }
 
