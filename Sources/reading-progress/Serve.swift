@@ -1,4 +1,3 @@
-import Dispatch
 import EmbeddedStore
 import Foundation
 import HTTPServer
@@ -9,6 +8,15 @@ import ProgressStore
 /// Runs the service until SIGTERM or SIGINT, then stops accepting, finishes what is in flight,
 /// makes everything acknowledged durable and returns the exit status.
 func serve(_ options: Options) -> Int32 {
+    // Blocked before any thread starts, so that every thread inherits the block: a stop signal
+    // sent at any moment from here on waits, pending, for the `sigwait` below. Ignored and handed
+    // to a dispatch source instead, one sent right after the listening line was lost whenever it
+    // came before the dispatch manager thread, in its own time, had registered the source.
+    var stopSignals = sigset_t()
+    sigemptyset(&stopSignals)
+    sigaddset(&stopSignals, SIGTERM)
+    sigaddset(&stopSignals, SIGINT)
+    pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
     tuneAllocator()
     let log = RequestLog(enabled: options.logRequests)
     let offsetMs = options.clockOffsetSeconds * 1000
@@ -50,15 +58,6 @@ func serve(_ options: Options) -> Int32 {
             connectionMemoryBytes: options.connectionMemory),
         responder: service)
 
-    let stop = DispatchSemaphore(value: 0)
-    let signals = [SIGTERM, SIGINT].map { number in
-        signal(number, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-        source.setEventHandler { stop.signal() }
-        source.resume()
-        return source
-    }
-
     let port: UInt16
     do {
         port = try server.start()
@@ -83,13 +82,13 @@ func serve(_ options: Options) -> Int32 {
     let line = Array("listening on http://\(shownHost):\(port)\n".utf8)
     _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
 
-    stop.wait()
+    var received: Int32 = 0
+    while sigwait(&stopSignals, &received) != 0 {}
     log.lifecycle("stopping: no new connections, finishing requests in flight")
     server.stop()
     store.close()
     log.lifecycle("stopped")
     log.flush()
-    withExtendedLifetime(signals) {}
     return 0
 }
 
