@@ -67,24 +67,29 @@ let package = Package(
         .executableTarget(
             name: "event-fuzzer", dependencies: ["ProgressService", "CLibFuzzer"], swiftSettings: strict),
 
+        // What the test targets share: waiting on a condition, starting the real executable, raw HTTP.
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "ProgressCoreTests", dependencies: ["ProgressCore"], swiftSettings: strict),
         .testTarget(name: "ProgressStoreTests", dependencies: ["ProgressStore"], swiftSettings: strict),
         .testTarget(
-            name: "EmbeddedStoreTests", dependencies: ["EmbeddedStore", "ProgressStore"],
+            name: "EmbeddedStoreTests", dependencies: ["EmbeddedStore", "ProgressStore", "TestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "StoreConformanceTests", dependencies: ["EmbeddedStore", "PostgresStore", "ProgressStore"],
             swiftSettings: strict),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
+        .testTarget(
+            name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "ProgressServiceTests",
             dependencies: [
                 "ProgressService", "ProgressStore", "EmbeddedStore", "HTTPServer", "ProgressCore",
             ],
             swiftSettings: strict),
-        .testTarget(name: "EndToEndTests", swiftSettings: strict),
+        // Runs reading-progress as built beside the tests (`swift build --build-tests` builds both).
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], swiftSettings: strict),
         .testTarget(
-            name: "ReadingProgressClientTests", dependencies: ["ReadingProgressClient", "ProgressCore"],
+            name: "ReadingProgressClientTests",
+            dependencies: ["ReadingProgressClient", "ProgressCore", "TestSupport"],
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -15,9 +15,12 @@ enum BatchOutcome: Equatable {
     init(_ response: TransportResponse, now: Date) {
         switch response.status {
         case 200..<300:
+            // A 2xx counted the events whatever its body says; one that cannot be read only
+            // takes away the duplicates and rejections it would name.
             let answer = try? JSONDecoder().decode(Answer.self, from: response.body)
             self = .accepted(duplicates: answer?.duplicates ?? 0, rejected: answer?.rejectedByIndex ?? [:])
         case 400:
+            // Without a readable body the refusal still stands, under a general error.
             let answer = try? JSONDecoder().decode(Answer.self, from: response.body)
             let error =
                 answer?.error

@@ -16,6 +16,7 @@ struct EventQueue {
 
     private(set) var entries: [Entry] = []
     private var nextSequence: UInt64 = 0
+    private var nextUnsaved = 0
 
     var count: Int { entries.count }
     var isEmpty: Bool { entries.isEmpty }
@@ -25,6 +26,18 @@ struct EventQueue {
         defer { nextSequence += 1 }
         let digits = String(nextSequence)
         return String(repeating: "0", count: max(0, 20 - digits.count)) + digits
+    }
+
+    /// A name for an entry that is not stored, unlike any stored entry's (those are digits only).
+    mutating func makeUnsavedName() -> String {
+        defer { nextUnsaved += 1 }
+        return "unsaved-\(nextUnsaved)"
+    }
+
+    /// Removes and returns every entry.
+    mutating func removeAll() -> [Entry] {
+        defer { entries = [] }
+        return entries
     }
 
     /// Appends a loaded or new entry; later names continue after its name.

@@ -52,7 +52,7 @@ public struct DirectoryStorage: EventStorage {
         for name in try files.contentsOfDirectory(atPath: directory.path).sorted() {
             let url = directory.appendingPathComponent(name)
             if name.hasSuffix(Self.temporarySuffix) {
-                // Never renamed into place, so never queued.
+                // Never renamed into place, so never queued: one that stays is only tried again.
                 try? files.removeItem(at: url)
             } else if name.hasSuffix(Self.suffix) {
                 // A file that cannot be read comes back empty: the reporter drops it and says so,
@@ -77,6 +77,7 @@ public struct DirectoryStorage: EventStorage {
         }
         guard rename(partial.path, final.path) == 0 else {
             let code = POSIXErrorCode(rawValue: errno) ?? .EIO
+            // A leftover partial is never loaded as an event and is removed at the next load.
             try? FileManager.default.removeItem(at: partial)
             throw POSIXError(code)
         }

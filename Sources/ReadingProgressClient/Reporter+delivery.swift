@@ -47,11 +47,14 @@ extension Reporter {
                 report(.delivered(eventIDs: delivered.map { batch[$0].id }, duplicates: duplicates))
             }
             reportRejected(batch, present: present) { rejected[$0] }
+            // A file that stays is sent again by the next run, and counted once by its id (or
+            // dropped as too old): nothing is lost.
             try? storage.remove(batch.map(\.name))
         case .refused(let error, let rejected):
             failures = 0
             let present = Set(queue.remove(Set(batch.map(\.name))).map(\.name))
             reportRejected(batch, present: present) { rejected[$0] ?? error }
+            // A file that stays is refused again by the next run: nothing is lost.
             try? storage.remove(batch.map(\.name))
         case .tooLarge where batch.count > 1:
             // Halves until the batches fit; back to full size once the queue is empty.
@@ -115,6 +118,7 @@ extension Reporter {
     func drop(_ entries: [EventQueue.Entry], reason: DropReason) {
         guard !entries.isEmpty else { return }
         let removed = queue.remove(Set(entries.map(\.name)))
+        // Dropped either way: a file that stays is dropped again by the next run.
         try? storage.remove(entries.map(\.name))
         if !removed.isEmpty { report(.dropped(eventIDs: removed.map(\.id), reason: reason)) }
     }

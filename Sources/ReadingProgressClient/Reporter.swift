@@ -23,7 +23,11 @@ public actor Reporter {
     private nonisolated let inbox: AsyncStream<(ReaderSignal, Date)>.Continuation
 
     var queue = EventQueue()
+    /// Whether the queue an earlier run left has been read; until then new events are not
+    /// written, since their names could be those of its files.
     private var loaded = false
+    /// Why the earlier run's queue could not be read, the last time it was tried.
+    private var loadFailure: String?
     var stopped = false
     private var views: [String: ViewTracker] = [:]
     private var appState = AppState.active
@@ -149,6 +153,7 @@ public actor Reporter {
     private func apply(_ signal: ReaderSignal, at time: Date) {
         switch signal {
         case .geometry(let snapshot, let article):
+            // Geometry the service would refuse is not recorded: ``record(_:article:)`` says why.
             guard let figures = try? snapshot.figures() else { return }
             ingest(Sample(snapshot: snapshot, figures: figures), article: article, at: time)
         case .viewEnded(let article):
@@ -233,11 +238,19 @@ public actor Reporter {
                 snapshot: draft.snapshot, engagedMs: draft.engagedMs)
             // Never fails: the geometry passed ProgressCore's validation, every number is finite.
             guard let data = try? event.encoded() else { continue }
-            let name = queue.makeName()
-            do {
-                try storage.write(data, name: name)
-            } catch {
-                report(.notSaved(eventID: event.id, message: String(describing: error)))
+            let name: String
+            if let loadFailure {
+                // Kept in memory under a name no stored entry has, and delivered while the app runs.
+                name = queue.makeUnsavedName()
+                report(
+                    .notSaved(eventID: event.id, message: "the queue on disk cannot be read: \(loadFailure)"))
+            } else {
+                name = queue.makeName()
+                do {
+                    try storage.write(data, name: name)
+                } catch {
+                    report(.notSaved(eventID: event.id, message: String(describing: error)))
+                }
             }
             queue.append(.init(name: name, id: event.id, article: article, time: draft.time, data: data))
         }
@@ -247,16 +260,20 @@ public actor Reporter {
         startTimer()
     }
 
-    /// Loads the queue an earlier run left, once, and starts delivering it.
+    /// Loads the queue an earlier run left and starts delivering it; tried again on every call
+    /// until it succeeds. Its entries go before those queued meanwhile, which are older than none.
     private func loadQueue() {
         guard !loaded else { return }
-        loaded = true
         let stored: [StoredEvent]
         do {
             stored = try storage.loadAll()
         } catch {
+            loadFailure = String(describing: error)
             return
         }
+        loaded = true
+        loadFailure = nil
+        let queuedMeanwhile = queue.removeAll()
         var unreadable: [String] = []
         for entry in stored {
             guard let event = try? WireEvent.decoded(from: entry.data) else {
@@ -268,7 +285,9 @@ public actor Reporter {
                     name: entry.name, id: event.id, article: event.article, time: event.date, data: entry.data
                 ))
         }
+        for entry in queuedMeanwhile { queue.append(entry) }
         if !unreadable.isEmpty {
+            // An entry that stays is found unreadable again at the next start: nothing is lost.
             try? storage.remove(unreadable)
             report(.dropped(eventIDs: unreadable, reason: .unreadable))
         }

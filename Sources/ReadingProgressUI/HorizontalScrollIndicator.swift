@@ -50,6 +50,7 @@
                 .onScrollGeometryChange(for: ScrollSnapshot.self) { [indicator] geometry in
                     ScrollSnapshot(geometry, axis: .horizontal, indicator: indicator)
                 } action: { _, snapshot in
+                    // Invalid geometry (a region outside the content) leaves the indicator where it was.
                     guard let figures = try? snapshot.figures() else { return }
                     thumbOffset = CGFloat(figures.indicatorOffset ?? 0)
                     if let reporter, let article { reporter.submit(.geometry(snapshot, article: article)) }

@@ -33,6 +33,7 @@
         func body(content: Content) -> some View {
             content
                 .safeAreaInset(edge: .top) {
+                    // Invalid geometry (a region outside the content) shows no bar.
                     if let bar = try? snapshot.figures().step, bar.visible, let top = page.safeAreaTop {
                         ProgressView(value: bar.progress)
                             .padding(.top, top)

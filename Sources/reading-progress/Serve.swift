@@ -20,6 +20,15 @@ import ProgressStore
 /// with status 1: everything acknowledged is in the journal or the database by then, as after
 /// a `kill -9`.
 func serve(_ options: Options) -> Int32 {
+    // Blocked before any thread starts, so that every thread inherits the block: a stop signal
+    // sent at any moment from here on waits, pending, for the `sigwait` below. Ignored and handed
+    // to a dispatch source instead, one sent right after the listening line was lost whenever it
+    // came before the dispatch manager thread, in its own time, had registered the source.
+    var stopSignals = sigset_t()
+    sigemptyset(&stopSignals)
+    sigaddset(&stopSignals, SIGTERM)
+    sigaddset(&stopSignals, SIGINT)
+    pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
     tuneAllocator()
     let log = RequestLog(enabled: options.logRequests)
     log.start()
@@ -73,15 +82,6 @@ func serve(_ options: Options) -> Int32 {
             acceptsUnprovenFraming: options.acceptUnprovenFraming),
         responder: service)
 
-    let stop = DispatchSemaphore(value: 0)
-    let signals = [SIGTERM, SIGINT].map { number in
-        signal(number, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-        source.setEventHandler { stop.signal() }
-        source.resume()
-        return source
-    }
-
     let port: UInt16
     do {
         port = try server.start()
@@ -111,7 +111,8 @@ func serve(_ options: Options) -> Int32 {
     let line = Array("listening on http://\(shownHost):\(port)\n".utf8)
     _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
 
-    stop.wait()
+    var received: Int32 = 0
+    while sigwait(&stopSignals, &received) != 0 {}
     DispatchQueue.global().asyncAfter(deadline: .now() + stopBudgetSeconds) {
         log.lifecycle("stopping took longer than \(Int(stopBudgetSeconds)) s: exiting now")
         log.flush()
@@ -122,7 +123,6 @@ func serve(_ options: Options) -> Int32 {
     log.lifecycle("requests finished: committing and closing the store")
     store.close()
     log.lifecycle("stopped")
-    withExtendedLifetime(signals) {}
     return 0
 }
 

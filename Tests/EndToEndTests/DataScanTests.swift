@@ -67,7 +67,8 @@ struct DataScanTests {
         #expect(try Privacy.readers("/scan/kept-0", port: port, headers: Privacy.bearer) == 3)
 
         // While the service runs, the journal holds what came in: still no address nor agent.
-        Thread.sleep(forTimeInterval: 0.3)  // the request log is written every 100 ms
+        // The request log is written every 100 ms: the last request's line says the rest is out.
+        #expect(eventually { server.standardError.contains("GET /v1/articles/{article}/stats 200") })
         try Self.expectClean(folder: folder.url, log: server.standardError, of: Self.secrets)
 
         #expect(try Privacy.erase("/v1/readers/\(Self.erasedReader)", port: port).status == 200)

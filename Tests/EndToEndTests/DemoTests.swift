@@ -41,16 +41,10 @@ struct DemoTests {
     @Test("--demo with another store on the command line is refused before anything starts")
     func refusesOtherStores() throws {
         let folder = try TemporaryDirectory()
-        let process = Process()
-        process.executableURL = ServerProcess.executable
-        process.arguments = ["serve", "--port", "0", "--demo", "--store", folder.sqliteStore]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = Pipe()
-        try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 2)
+        let (status, message) = try Privacy.run([
+            "serve", "--port", "0", "--demo", "--store", folder.sqliteStore,
+        ])
+        #expect(status == 2)
         #expect(message.contains("--demo"))
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("data").path))
     }

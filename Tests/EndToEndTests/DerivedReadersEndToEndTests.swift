@@ -208,28 +208,18 @@ struct DerivedReadersEndToEndTests {
             return
         }
         for agent in ["A/1", "A/1", "B/1"] {
-            let curl = Process()
-            curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            curl.arguments = [
-                "-sS", "-g", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-H",
-                "Content-Type: application/json", "-H", "User-Agent: \(agent)", "--data",
-                Privacy.event(article: "/derived/v6"), "http://[::1]:\(server.port)/v1/events",
-            ]
-            let output = Pipe()
-            curl.standardOutput = output
-            try curl.run()
-            curl.waitUntilExit()
-            let status = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            #expect(status == "202")
+            let posted = try ChildProcess.run(
+                "/usr/bin/curl",
+                [
+                    "-sS", "-g", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-H",
+                    "Content-Type: application/json", "-H", "User-Agent: \(agent)", "--data",
+                    Privacy.event(article: "/derived/v6"), "http://[::1]:\(server.port)/v1/events",
+                ])
+            #expect(posted.outputText == "202", "\(posted.errorText)")
         }
-        let curl = Process()
-        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        curl.arguments = ["-sS", "-g", "http://[::1]:\(server.port)/v1/articles/%2Fderived%2Fv6/stats"]
-        let output = Pipe()
-        curl.standardOutput = output
-        try curl.run()
-        curl.waitUntilExit()
-        let stats = try JSONSerialization.jsonObject(with: output.fileHandleForReading.readDataToEndOfFile())
+        let read = try ChildProcess.run(
+            "/usr/bin/curl", ["-sS", "-g", "http://[::1]:\(server.port)/v1/articles/%2Fderived%2Fv6/stats"])
+        let stats = try JSONSerialization.jsonObject(with: read.output)
         #expect((stats as? [String: Any])?["readers"] as? Int == 2)
     }
 }

@@ -79,16 +79,9 @@ struct RateLimitTests {
         #expect(refusal?.status == 429)
 
         for value in ["-1", "many", "1.5"] {
-            let process = Process()
-            process.executableURL = ServerProcess.executable
-            process.arguments = ["serve", "--port", "0", "--store", "memory:", "--rate-limit", value]
-            process.standardOutput = FileHandle.nullDevice
-            let errors = Pipe()
-            process.standardError = errors
-            try process.run()
-            process.waitUntilExit()
-            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            #expect(process.terminationStatus == 2, "--rate-limit \(value)")
+            let (status, message) = try Privacy.run(
+                ["serve", "--port", "0", "--store", "memory:", "--rate-limit", value])
+            #expect(status == 2, "--rate-limit \(value)")
             #expect(message.contains("--rate-limit"), "\(message)")
         }
     }

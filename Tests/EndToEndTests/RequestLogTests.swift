@@ -8,31 +8,8 @@ struct RequestLogTests {
         "a line for every request, in order, whole, over flushes of many sizes (each reusing the last's buffer)"
     )
     func everyRequestOneLine() throws {
-        let folder = try TemporaryDirectory()
-        let logURL = folder.url.appendingPathComponent("stderr.log")
-        #expect(FileManager.default.createFile(atPath: logURL.path, contents: nil))
-        let process = Process()
-        process.executableURL = ServerProcess.executable
-        process.arguments = ["serve", "--port", "0", "--store", "memory:", "--log-requests", "true"]
-        let stdout = Pipe()
-        process.standardOutput = stdout
-        // A file, not a pipe: nothing here reads while the server writes, and a full pipe would
-        // stall it.
-        process.standardError = try FileHandle(forWritingTo: logURL)
-        try process.run()
-        defer {
-            if process.isRunning {
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
-            }
-        }
-        var started = Data()
-        while !started.contains(0x0A), process.isRunning {
-            started.append(stdout.fileHandleForReading.availableData)
-        }
-        let line = String(decoding: started, as: UTF8.self)
-        let port = try #require(
-            line.split(separator: ":").last.flatMap { UInt16($0.filter(\.isNumber)) }, "\(line)")
+        let server = try ServerProcess(store: "memory:", arguments: ["--log-requests", "true"])
+        let port = server.port
 
         // Events over one connection, flushed every 100 ms in batches of a few hundred; then two
         // requests of other routes, flushed on their own, into a buffer a larger flush has used.
@@ -49,19 +26,16 @@ struct RequestLogTests {
         }
         // Once the events' lines are out, the next two requests make a flush of their own.
         let flushed = eventually {
-            let log = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
-            return log.split(separator: "\n").count { $0.contains(" /v1/events 202 ") } == events
+            server.standardError.split(separator: "\n").count { $0.contains(" /v1/events 202 ") } == events
         }
         #expect(flushed, "the events' log lines were not all written within 10 s")
         #expect(
             try connection.exchange(method: "GET", target: "/healthz", headers: [], body: []).status == 200)
         #expect(
             try connection.exchange(method: "GET", target: "/nowhere", headers: [], body: []).status == 404)
-        process.terminate()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        #expect(server.stop() == 0)
 
-        let lines = try String(contentsOf: logURL, encoding: .utf8).split(
+        let lines = server.standardError.split(
             separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.last == "", "the log ends with a whole line")
         // `2026-11-30T09:00:00.123Z POST /v1/events 202 0.840ms`; `… stopped` and the other

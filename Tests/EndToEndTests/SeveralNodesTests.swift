@@ -140,7 +140,7 @@ struct SeveralNodesTests {
         let before = acknowledged.value.count
         #expect(eventually(within: 20) { acknowledged.value.count >= before + 50 }, "ingest goes on")
         stopped.withLock { $0 = true }
-        while load.isExecuting { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(eventually(within: 60) { !load.isExecuting }, "the load stops when told")
         let count = acknowledged.value.count
         let readers = try #require(try stats(a, "/outage")?["readers"] as? Int)
         #expect(readers >= count, "acknowledged \(count), counted \(readers)")

@@ -113,14 +113,10 @@ struct StoreFailureTests {
     }
 
     static func run(_ tool: String, _ arguments: String...) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        let outcome = try ChildProcess.run(tool, arguments)
+        guard outcome.status == 0 else {
             throw TestFailure(
-                "\(tool) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
+                "\(tool) \(arguments.joined(separator: " ")) exited \(outcome.status): \(outcome.errorText)")
         }
     }
 }

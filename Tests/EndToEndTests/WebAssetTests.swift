@@ -192,15 +192,8 @@ struct WebAssetTests {
         let folder = try TemporaryDirectory()
         let file = folder.url.appendingPathComponent("asset.gz")
         try Data(bytes).write(to: file)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        process.arguments = ["-dc", file.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw TestFailure("gzip -dc failed") }
-        return Array(data)
+        let gzip = try ChildProcess.run("/bin/gzip", ["-dc", file.path])
+        guard gzip.status == 0 else { throw TestFailure("gzip -dc failed: \(gzip.errorText)") }
+        return Array(gzip.output)
     }
 }

@@ -177,23 +177,13 @@ struct QueueTests {
         }
         reporter.submit(.appState(.background))
         // Had any of it needed the main actor, it would wait for the end of this hold, in vain.
-        let done = holdWithoutSuspending(seconds: 120) {
+        // The synchronous `eventually` never suspends: the main actor stays held.
+        let done = eventually(within: 120) {
             storage.counts == (loads: 1, writes: 4, removals: 1)
         }
         #expect(done, "\(storage.counts)")
         #expect(try await server.eventCount("/main") == 4)
     }
-}
-
-/// Waits for `condition` without ever suspending, so that the caller's actor stays held; false
-/// when `seconds` pass first.
-func holdWithoutSuspending(seconds: TimeInterval, until condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while !condition() {
-        guard Date() < deadline else { return false }
-        usleep(5000)
-    }
-    return true
 }
 
 /// A storage that counts its calls, and can fail its writes.

@@ -116,28 +116,10 @@ enum Privacy {
         }
     }
 
-    /// Polls `condition` until it holds or `seconds` pass.
-    static func eventually(within seconds: Double = 10, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try condition() { return true }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return try condition()
-    }
-
     /// Runs the executable with `arguments` to its exit: its status and standard error.
     static func run(_ arguments: [String]) throws -> (status: Int32, errors: String) {
-        let process = Process()
-        process.executableURL = ServerProcess.executable
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        let outcome = try ChildProcess.run(ServerProcess.executable.path, arguments)
+        return (outcome.status, outcome.errorText)
     }
 }
 

@@ -7,19 +7,6 @@ import Synchronization
     import FoundationNetworking
 #endif
 
-/// Polls `condition` until it holds, failing after `timeout`: tests wait for what they expect,
-/// never for a sleep to be long enough. The deadline is generous: on a loaded machine the
-/// reporter's tasks wait their turn in a cooperative pool as wide as its cores.
-func eventually(
-    _ what: String, timeout: Duration = .seconds(120), _ condition: () async throws -> Bool
-) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while !(try await condition()) {
-        guard ContinuousClock.now < deadline else { throw TestFailure("timed out waiting for \(what)") }
-        try await Task.sleep(for: .milliseconds(20))
-    }
-}
-
 /// Runs blocking `work` (a process start, a socket read) on a thread of its own: the cooperative
 /// pool, as wide as the machine's cores, is where the reporters under test do their work, and a
 /// test that blocked it would starve them.

@@ -1,16 +1,16 @@
 import Foundation
 
 /// Builds event JSON for the end-to-end tests, with times on whole UTC days before today.
-enum Scenario {
-    static let dayMs: Int64 = 86_400_000
+public enum Scenario {
+    public static let dayMs: Int64 = 86_400_000
 
     /// Midnight (UTC) of the day `daysAgo` days before today, in ms since the epoch.
-    static func midnight(daysAgo: Int) -> Int64 {
+    public static func midnight(daysAgo: Int) -> Int64 {
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         return (now / dayMs - Int64(daysAgo)) * dayMs
     }
 
-    static func date(daysAgo: Int) -> String {
+    public static func date(daysAgo: Int) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
@@ -18,7 +18,7 @@ enum Scenario {
         return formatter.string(from: Date(timeIntervalSince1970: Double(midnight(daysAgo: daysAgo)) / 1000))
     }
 
-    static func rfc3339(_ ms: Int64) -> String {
+    public static func rfc3339(_ ms: Int64) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
@@ -32,7 +32,7 @@ enum Scenario {
 
     /// A vertical event: content 2000 tall in a 1000 tall container unless told otherwise, so
     /// progress is y / 1000 and seenDepth (y + 1000) / 2000.
-    static func event(
+    public static func event(
         article: String, reader: String, y: Double, contentHeight: Double = 2000, timeMs: Int64,
         engagedMs: Int = 0, id: String? = nil
     ) -> String {
@@ -45,14 +45,14 @@ enum Scenario {
         return json + "}"
     }
 
-    static func quote(_ text: String) -> String {
+    public static func quote(_ text: String) -> String {
         String(
             decoding: try! JSONSerialization.data(withJSONObject: text, options: .fragmentsAllowed),
             as: UTF8.self)
     }
 
     /// Percent-encodes an article id as one path segment.
-    static func segment(_ article: String) -> String {
+    public static func segment(_ article: String) -> String {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
         return article.addingPercentEncoding(withAllowedCharacters: allowed)!
