@@ -147,6 +147,7 @@
 
     account();
     start(current());
-    d.readyState == 'complete' ? tick() : on('load', tick);
+    // Of loading, interactive and complete, only the last sorts before 'd'.
+    d.readyState < 'd' ? tick() : on('load', tick);
   })();
 })();
