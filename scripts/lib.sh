@@ -51,8 +51,8 @@ venv_with() {
 }
 
 # What the browser tests (Tests/Browser) drive: Debian's Chromium and its driver, and the
-# selenium release pinned here; esbuild, which built the web tracker (scripts/build-tracker).
-BROWSER_PACKAGES=(chromium chromium-driver esbuild)
+# selenium release pinned here; terser, which built the web tracker (scripts/build-tracker).
+BROWSER_PACKAGES=(chromium chromium-driver terser)
 SELENIUM_VERSION=4.51.0
 
 # ensure_browser_tests — installs Chromium, its driver and the pinned selenium (into a virtualenv
