@@ -147,7 +147,8 @@ struct ArticleIndex: Sendable {
     /// Bytes held, counting capacity (the histograms' fixed 24 KiB included).
     var footprint: Int {
         let histogramBytes = counters.histograms == nil ? 0 : 2 * DepthHistogram.binCount * 12
-        return sections.footprint + names.footprint + firstDays.footprint + otherDays.footprint + otherNext.footprint
+        return sections.footprint + names.footprint + firstDays.footprint + otherDays.footprint
+            + otherNext.footprint
             + otherHeads.capacity * 8 + histogramBytes
     }
 }

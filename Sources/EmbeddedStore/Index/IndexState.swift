@@ -68,7 +68,9 @@ struct IndexState {
         guard events.count >= 8 else {
             for index in events.indices {
                 let slot = slot(named: events[index].article)
-                fold(slot: slot, reader: events[index].reader, day: events[index].day, ReaderFigures(events[index]))
+                fold(
+                    slot: slot, reader: events[index].reader, day: events[index].day,
+                    ReaderFigures(events[index]))
                 articles[Int(slot)].foldSections(events[index])
             }
             return
