@@ -32,11 +32,15 @@ enum Erasing {
             "WITH gone AS (DELETE FROM rp_articles WHERE article = $1 RETURNING 1) SELECT count(*) FROM gone",
             [.text(article)])
         try connection.execute("DELETE FROM rp_ids WHERE article = $1", [.text(article)])
+        try connection.execute("DELETE FROM rp_sections WHERE article = $1", [.text(article)])
+        try connection.execute("DELETE FROM rp_attention WHERE article = $1", [.text(article)])
         return ErasureCount(articles: Int(try deleted.int64(0, 0)), readerDays: Int(rows.affectedRows))
     }
 
-    /// Takes out every record of a UTC day before `day`, recounting the articles that had one.
+    /// Takes out every record of a UTC day before `day`, recounting the articles that had one;
+    /// an article left without readers loses its section map too.
     static func dropDays(before day: Int32, on connection: PGConnection) throws(StoreError) {
+        try connection.execute("DELETE FROM rp_attention WHERE day < $1", [.int(Int64(day))])
         let affected = try connection.execute(
             "SELECT DISTINCT article FROM rp_reader_days WHERE day < $1", [.int(Int64(day))])
         let articles = (0..<affected.rowCount).map { affected.string($0, 0) }
@@ -54,6 +58,11 @@ enum Erasing {
             recounted[rows.string(row, 0)]!.move(from: nil, to: try ReaderFigures(rows, row: row, from: 1))
         }
         try Folding.save(recounted, on: connection)
+        try connection.execute(
+            """
+            DELETE FROM rp_sections AS s WHERE s.article = ANY($1::text[])
+                AND NOT EXISTS (SELECT 1 FROM rp_articles AS a WHERE a.article = s.article)
+            """, [.textArray(articles)])
     }
 
     /// Sets each article's first and last event time from the rows it has left.

@@ -1,8 +1,9 @@
 import ProgressStore
 
-/// Folding the log into the tables: `rp_log`'s rows, oldest first, into `rp_reader_days` and
-/// `rp_articles`, then out of the log — in one transaction that holds `rp_fold`'s row, so that
-/// folds, erasures and retention happen one at a time, in order, whichever node runs them.
+/// Folding the log into the tables: `rp_log`'s rows, oldest first, into `rp_reader_days`,
+/// `rp_articles`, `rp_sections` and `rp_attention`, then out of the log — in one transaction
+/// that holds `rp_fold`'s row, so that folds, erasures and retention happen one at a time, in
+/// order, whichever node runs them.
 enum Folding {
     struct DayKey: Hashable {
         var article: String
@@ -31,10 +32,12 @@ enum Folding {
             binaryResult: true)
         guard rows.rowCount > 0 else { return 0 }
         var days: [DayKey: ReaderFigures] = [:]
+        var parts = Parts()
         var seqs: [Int64] = []
         for row in 0..<rows.rowCount {
             seqs.append(try rows.int64(row, 0))
             for event in try EventLogCodec.decode(rows.bytes(row, 1)) {
+                parts.add(event)
                 let key = DayKey(article: event.article, reader: event.reader, day: event.day)
                 if days[key] == nil {
                     days[key] = ReaderFigures(event)
@@ -44,6 +47,7 @@ enum Folding {
             }
         }
         try apply(days, on: connection)
+        try apply(parts, on: connection)
         try connection.execute("DELETE FROM rp_log WHERE seq = ANY($1::int8[])", [.numberArray(seqs)])
         return rows.rowCount
     }

@@ -11,6 +11,9 @@ import ProgressStore
 /// - `rp_reader_days`: per article, reader and UTC day, what the statistics keep.
 /// - `rp_articles`: per article, the all-time counters and depth histograms the default query
 ///   is answered from, whatever the number of readers.
+/// - `rp_sections`: per article, the section map of the latest event (by time) that carried
+///   one, as the journal encodes an event, with that time.
+/// - `rp_attention`: per article and UTC day, the attention of the twenty bands summed, in ms.
 /// - `rp_salts`: the daily salts of derived reader ids. `rp_fold`: one row, locked by whoever
 ///   folds, erases or applies retention, which keeps them in order.
 enum PostgresSchema {
@@ -65,7 +68,21 @@ enum PostgresSchema {
         );
         CREATE TABLE rp_fold (id integer PRIMARY KEY);
         INSERT INTO rp_fold VALUES (1);
+        """,
         """
+        CREATE TABLE rp_sections (
+            article text COLLATE "C" PRIMARY KEY,
+            time_ms bigint NOT NULL,
+            map bytea NOT NULL
+        );
+        CREATE TABLE rp_attention (
+            article text COLLATE "C" NOT NULL,
+            day integer NOT NULL,
+            bands int8[] NOT NULL,
+            PRIMARY KEY (article, day)
+        );
+        CREATE INDEX rp_attention_by_day ON rp_attention (day);
+        """,
     ]
 
     static var currentVersion: Int { migrations.count }

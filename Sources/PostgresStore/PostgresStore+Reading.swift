@@ -5,7 +5,7 @@ import Synchronization
 extension PostgresStore {
     /// Runs `body` on the read queue with a connection, after folding what the log holds (so
     /// that the read sees every event acknowledged before it began, on any node).
-    private func read<Value: Sendable>(
+    func read<Value: Sendable>(
         fresh: Bool = true, _ body: @escaping @Sendable (PGConnection) throws(StoreError) -> Value,
         completion: @escaping @Sendable (Result<Value, StoreError>) -> Void
     ) {
@@ -52,17 +52,6 @@ extension PostgresStore {
         read(
             { (connection) throws(StoreError) in try Self.readers(of: article, in: days, on: connection) },
             completion: completion)
-    }
-
-    /// See ``ProgressStore/sections(_:completion:)``. Placeholder until the store keeps maps
-    /// and attention: no sections, no attention.
-    public func sections(
-        _ query: StatisticsQuery,
-        completion: @escaping @Sendable (Result<SectionStatistics?, StoreError>) -> Void
-    ) {
-        completion(
-            .success(
-                SectionStatistics(attention: Array(repeating: 0, count: AttentionBands.count), sections: [])))
     }
 
     public func statistics(

@@ -1,0 +1,95 @@
+public import ProgressStore
+
+extension PostgresStore {
+    /// See ``ProgressStore/sections(_:completion:)``: the map and the article's counters in one
+    /// query, the attention summed over the range in another, and the readers' depths from the
+    /// seen-depth histogram when it answers exactly (all time, every bound on a bin's edge),
+    /// else counted between the bounds from the day rows.
+    public func sections(
+        _ query: StatisticsQuery,
+        completion: @escaping @Sendable (Result<SectionStatistics?, StoreError>) -> Void
+    ) {
+        read(
+            { (connection) throws(StoreError) -> SectionStatistics? in
+                let rows = try connection.execute(
+                    """
+                    SELECT s.map, \(ArticleCounters.columns)
+                    FROM rp_articles AS a LEFT JOIN rp_sections AS s ON s.article = a.article WHERE a.article = $1
+                    """, [.text(query.article)])
+                guard rows.rowCount == 1 else { return nil }
+                let map = rows.isNull(0, 0) ? [] : try SectionMap.decode(rows.bytes(0, 0))
+                let counters = try ArticleCounters(rows, row: 0, from: 1)
+                let attention = try Self.attention(of: query, on: connection)
+                var bounds = Array(Set(map.map(\.start) + [1])).sorted()
+                if counters.spans(query.days), let seen = counters.histograms?.seenDepth,
+                    case let edges = bounds.compactMap(DepthHistogram.edge(of:)), edges.count == bounds.count
+                {
+                    let atOrAbove = seen.countsAtOrAbove()
+                    let counts = Dictionary(uniqueKeysWithValues: zip(bounds, edges.map { atOrAbove[$0] }))
+                    return SectionStatistics.compute(
+                        map: map, readers: counters.readers, readersAtOrAbove: { counts[$0] ?? 0 },
+                        attentionMs: attention)
+                }
+                bounds.insert(-1, at: 0)
+                let (readers, counts) = try Self.depthCounts(of: query, bounds: bounds, on: connection)
+                return SectionStatistics.compute(
+                    map: map, readers: readers, readersAtOrAbove: { counts[$0] ?? 0 }, attentionMs: attention)
+            }, completion: completion)
+    }
+
+    /// The attention of `query.article`'s bands summed over `query.days`, in ms.
+    private static func attention(of query: StatisticsQuery, on connection: PGConnection) throws(StoreError)
+        -> [Int64]
+    {
+        let rows = try connection.execute(
+            """
+            SELECT b.i, sum(b.ms)::int8 FROM rp_attention AS t, unnest(t.bands) WITH ORDINALITY AS b (ms, i)
+            WHERE t.article = $1 AND t.day BETWEEN $2 AND $3 GROUP BY b.i
+            """,
+            [
+                .text(query.article), .int(Int64(query.days.from ?? Int32.min)),
+                .int(Int64(query.days.to ?? Int32.max)),
+            ])
+        var bands = [Int64](repeating: 0, count: AttentionBands.count)
+        for row in 0..<rows.rowCount {
+            let band = Int(try rows.int64(row, 0)) - 1
+            guard bands.indices.contains(band) else {
+                throw StoreError.corrupt("rp_attention holds more than \(AttentionBands.count) bands")
+            }
+            bands[band] = try rows.int64(row, 1)
+        }
+        return bands
+    }
+
+    /// The readers of `query.article` in `query.days`, and for each of `bounds` (ascending, the
+    /// first below every depth) how many have a depth — their maximum `seenDepth` in range, 1
+    /// for an unscrollable reader — at or above it: one pass that puts each reader between two
+    /// bounds.
+    private static func depthCounts(
+        of query: StatisticsQuery, bounds: [Double], on connection: PGConnection
+    ) throws(StoreError) -> (readers: Int, atOrAbove: [Double: Int]) {
+        let rows = try connection.execute(
+            """
+            SELECT width_bucket(r.depth, $4::float8[]), count(*)
+            FROM (SELECT CASE WHEN bool_or(scrollable) THEN max(max_seen) ELSE 1 END AS depth
+                FROM rp_reader_days WHERE article = $1 AND day BETWEEN $2 AND $3 GROUP BY reader) AS r
+            GROUP BY 1
+            """,
+            [
+                .text(query.article), .int(Int64(query.days.from ?? Int32.min)),
+                .int(Int64(query.days.to ?? Int32.max)), .doubleArray(bounds),
+            ])
+        // Bucket j holds the depths in [bounds[j - 1], bounds[j]).
+        var within = [Int](repeating: 0, count: bounds.count + 1)
+        for row in 0..<rows.rowCount {
+            within[Int(try rows.int64(row, 0))] += Int(try rows.int64(row, 1))
+        }
+        var atOrAbove: [Double: Int] = [:]
+        var running = 0
+        for j in stride(from: bounds.count, through: 1, by: -1) {
+            running += within[j]
+            atOrAbove[bounds[j - 1]] = running
+        }
+        return (running, atOrAbove)
+    }
+}
