@@ -34,7 +34,8 @@ struct SeveralNodesSectionsTests {
         let b = try ServerProcess(store: uri)
         let time = now
         let halfInView = (0..<20).map { $0 < 10 ? 1000 : 0 }
-        let map = #"[{"title":"Introduction","start":0,"words":100},{"title":"Methods","start":0.5,"words":200}]"#
+        let map =
+            #"[{"title":"Introduction","start":0,"words":100},{"title":"Methods","start":0.5,"words":200}]"#
         let sent = try a.client().post(
             "/v1/events", json: event(reader: "r1", timeMs: time, sections: map, attention: halfInView))
         #expect(sent.status == 202, "\(sent.text)")
@@ -61,7 +62,8 @@ struct SeveralNodesSectionsTests {
         let earlier = #"[{"title":"Earlier","start":0}]"#
         #expect(
             try a.client().post(
-                "/v1/events", json: event(reader: "r3", timeMs: time - 1000, sections: earlier, attention: halfInView)
+                "/v1/events",
+                json: event(reader: "r3", timeMs: time - 1000, sections: earlier, attention: halfInView)
             ).status == 202)
         for node in [a, b] {
             #expect(

@@ -4,7 +4,8 @@ import Testing
 @testable import PostgresStore
 
 extension PostgresConnectionTests {
-    @Test("a database of the first schema migrates to the current one, its log folded with maps and attention")
+    @Test(
+        "a database of the first schema migrates to the current one, its log folded with maps and attention")
     func migratesFirstSchema() throws {
         let (name, uri, admin) = try database()
         defer { try? drop(name, admin: admin) }  // a database left behind is only space on a test server
