@@ -69,7 +69,8 @@ enum SectionMap {
     static func encode(_ sections: [Section]) -> [UInt8] {
         EventLogCodec.encode([
             EventRecord(
-                article: "-", reader: "-", timeMs: 0, progress: 0, seenDepth: 0, scrollable: false, engagedMs: 0,
+                article: "-", reader: "-", timeMs: 0, progress: 0, seenDepth: 0, scrollable: false,
+                engagedMs: 0,
                 sections: sections)
         ])
     }

@@ -10,7 +10,7 @@ import Testing
 @Suite("PostgreSQL connections", .enabled(if: StoreFactory.postgres != nil))
 struct PostgresConnectionTests {
     /// A fresh database on the test server: its name, its URI and the server's (admin) URI.
-    private func database() throws -> (name: String, uri: String, admin: String) {
+    func database() throws -> (name: String, uri: String, admin: String) {
         let admin = try #require(ProcessInfo.processInfo.environment["READING_PROGRESS_TEST_POSTGRES"])
         let name = "rp_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         let server = try PGConnection(uri: admin, connectNow: true)
@@ -19,7 +19,7 @@ struct PostgresConnectionTests {
         return (name, StoreFactory.uri(admin, database: name), admin)
     }
 
-    private func drop(_ name: String, admin: String) throws {
+    func drop(_ name: String, admin: String) throws {
         let server = try PGConnection(uri: admin, connectNow: true)
         defer { server.close() }
         try server.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
