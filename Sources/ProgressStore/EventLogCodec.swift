@@ -143,16 +143,25 @@ package enum EventLogCodec {
 
     /// A device class as a nibble: 0 for none.
     static func nibble(_ device: DeviceClass?) -> UInt8 {
-        guard let device else { return 0 }
-        return UInt8(DeviceClass.allCases.firstIndex(of: device)! + 1)
+        // A switch, not `allCases`: that would build an array for every event written.
+        switch device {
+        case nil: 0
+        case .phone: 1
+        case .tablet: 2
+        case .desktop: 3
+        case .other: 4
+        }
     }
 
     static func device(ofNibble nibble: UInt8) throws(StoreError) -> DeviceClass? {
-        guard nibble != 0 else { return nil }
-        guard Int(nibble) <= DeviceClass.allCases.count else {
-            throw StoreError.corrupt("event log entry has an unknown device class")
+        switch nibble {
+        case 0: return nil
+        case 1: return .phone
+        case 2: return .tablet
+        case 3: return .desktop
+        case 4: return .other
+        default: throw StoreError.corrupt("event log entry has an unknown device class")
         }
-        return DeviceClass.allCases[Int(nibble) - 1]
     }
 
     private struct Writer {
