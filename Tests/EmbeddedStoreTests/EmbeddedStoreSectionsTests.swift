@@ -91,7 +91,7 @@ struct EmbeddedStoreSectionsTests {
     func handFigures() throws {
         let store = try EmbeddedStore.open(path: ":memory:")
         defer { store.close() }
-        _ = try store.append(Self.events())
+        try Self.append(store, Self.events())
         Self.expectHandFigures(try Self.sections(store))
         let second = try #require(
             try Self.sections(store, days: DayRange(from: Self.day + 1, to: Self.day + 1)))
@@ -105,9 +105,9 @@ struct EmbeddedStoreSectionsTests {
         let events = Self.events()
         do {
             let store = try EmbeddedStore.open(path: folder.databasePath)
-            _ = try store.append([events[0]])
+            try Self.append(store, [events[0]])
             try store.checkpointNow()
-            _ = try store.append(Array(events[1...]))
+            try Self.append(store, Array(events[1...]))
             store.abandon()  // as kill -9 does: the last two events only in the journal
         }
         let reopened = try EmbeddedStore.open(path: folder.databasePath)
@@ -122,7 +122,7 @@ struct EmbeddedStoreSectionsTests {
         let version: UInt64?
         do {
             let store = try EmbeddedStore.open(path: folder.databasePath)
-            _ = try store.append(Self.events())
+            try Self.append(store, Self.events())
             try store.checkpointNow()
             before = try Self.sections(store)
             version = store.version(of: "/s")
@@ -141,12 +141,12 @@ struct EmbeddedStoreSectionsTests {
     func versionMoves() throws {
         let store = try EmbeddedStore.open(path: ":memory:")
         defer { store.close() }
-        _ = try store.append(Self.events())
+        try Self.append(store, Self.events())
         let version = store.version(of: "/s")
         var again = Self.events()[0]
         again.sections = [Section(title: "Other", start: 0)]
         again.attention = nil
-        _ = try store.append([again])
+        try Self.append(store, [again])
         #expect(store.version(of: "/s") != version)
         #expect(try Self.sections(store)?.sections.map(\.title) == ["Other"])
     }
@@ -156,7 +156,7 @@ struct EmbeddedStoreSectionsTests {
         let folder = try TemporaryFolder()
         let store = try EmbeddedStore.open(path: folder.databasePath)
         defer { store.close() }
-        _ = try store.append(Self.events() + Self.events(article: "/gone"))
+        try Self.append(store, Self.events() + Self.events(article: "/gone"))
         try store.checkpointNow()
         #expect(try Self.savedRows("attention_days", "/gone", at: folder.databasePath) == 1)
         _ = try waitForErasure(store, .article("/gone"))
@@ -176,7 +176,7 @@ struct EmbeddedStoreSectionsTests {
         let folder = try TemporaryFolder()
         do {
             let store = try EmbeddedStore.open(path: folder.databasePath)
-            _ = try store.append(Self.events() + [Self.events(article: "/old")[0]])
+            try Self.append(store, Self.events() + [Self.events(article: "/old")[0]])
             store.close()
         }
         let now = Int64(Self.day + 1) * 86_400_000 + 7_200_000
@@ -204,10 +204,24 @@ struct EmbeddedStoreSectionsTests {
             state.close()
         }
         let store = try EmbeddedStore.open(path: folder.databasePath)
-        _ = try store.append(Self.events())
+        try Self.append(store, Self.events())
         try store.checkpointNow()
         store.close()
         #expect(try Self.savedRows("section_maps", "/s", at: folder.databasePath) == 1)
+    }
+
+    /// Appends `events`, waiting for the acknowledgement.
+    static func append(_ store: EmbeddedStore, _ events: [EventRecord]) throws {
+        let outcome = Locked<Result<AppendResult, StoreError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        store.append(events) { result in
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + 60) == .success, let result = outcome.current else {
+            throw StoreError.configuration("no answer within 60 s")
+        }
+        _ = try result.get()
     }
 
     private func waitForErasure(_ store: EmbeddedStore, _ erasure: Erasure) throws -> ErasureCount {
