@@ -15,7 +15,7 @@ import Testing
 /// | r3     | -1  | 200  | 0.6   | bands 0–11: 2000 each                       |
 ///
 /// All time: bands 0–9 hold 6 s, 10–11 3 s, 12–19 1 s, ÷ 3 readers. Intro: reached 1, stopped
-/// within 0 (0.5 is Results'), 18 s ÷ 3 = 6 s, 120 ÷ 0.1 min = 1200 wpm. Results: reached 1,
+/// within 0 (0.5 is Results'), 10 × 6 s ÷ 3 = 20 s, 120 words in ⅓ min = 360 wpm. Results: reached 1,
 /// stopped within 2/3 (0.5 and 0.6; a depth of 1 is past the end), (6 + 8) s ÷ 3, 600 words in
 /// that time. Day -1 alone: r3 only; Intro 20 s (360 wpm), Results 4 s (9000 wpm), stopped
 /// within 1.
@@ -81,7 +81,7 @@ struct SectionsEndToEndTests {
             #expect(near(intro["start"], 0) && near(intro["end"], 0.5) && near(results["end"], 1))
             #expect(intro["words"] as? Int == 120 && results["words"] as? Int == 600)
             #expect(near(intro["reached"], 1) && near(intro["stoppedWithin"], 0))
-            #expect(near(intro["seconds"], 6) && near(intro["wordsPerMinute"], 1200))
+            #expect(near(intro["seconds"], 20) && near(intro["wordsPerMinute"], 360))
             #expect(near(results["reached"], 1) && near(results["stoppedWithin"], 2.0 / 3))
             #expect(
                 near(results["seconds"], 14.0 / 3) && near(results["wordsPerMinute"], 600 / (14.0 / 3 / 60)))
