@@ -15,7 +15,7 @@ import Testing
 /// | r3     | -1  | 200  | 0.6   | bands 0–11: 2000 each                       |
 ///
 /// All time: bands 0–9 hold 6 s, 10–11 3 s, 12–19 1 s, ÷ 3 readers. Intro: reached 1, stopped
-/// within 0 (0.5 is Results'), 10 bands of 6 s = 60 s ÷ 3 = 20 s, 120 ÷ (1/3) min = 360 wpm. Results: reached 1,
+/// within 0 (0.5 is Results'), 10 × 6 s ÷ 3 = 20 s, 120 words in ⅓ min = 360 wpm. Results: reached 1,
 /// stopped within 2/3 (0.5 and 0.6; a depth of 1 is past the end), (6 + 8) s ÷ 3, 600 words in
 /// that time. Day -1 alone: r3 only; Intro 20 s (360 wpm), Results 4 s (9000 wpm), stopped
 /// within 1.
