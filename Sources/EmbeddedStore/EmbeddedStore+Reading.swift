@@ -26,15 +26,20 @@ extension EmbeddedStore {
         completion(.success(index.listing(query)))
     }
 
-    /// See ``ProgressStore/sections(_:completion:)``. Placeholder until the store keeps maps
-    /// and attention: no sections, no attention.
+    /// See ``ProgressStore/sections(_:completion:)``: from the index's counters on the calling
+    /// thread when they answer (see ``ArticleIndex/sectionsFromCounters(_:)``), otherwise by
+    /// folding the article's readers on the store's read queue.
     public func sections(
         _ query: StatisticsQuery,
         completion: @escaping @Sendable (Result<SectionStatistics?, StoreError>) -> Void
     ) {
-        completion(
-            .success(
-                SectionStatistics(attention: Array(repeating: 0, count: AttentionBands.count), sections: [])))
+        guard !isClosed else { return completion(.failure(.closed)) }
+        switch index.sections(query) {
+        case .answered(let sections):
+            completion(.success(sections))
+        case .fold(let article):
+            readQueue.async { completion(.success(article.sectionsFolded(query))) }
+        }
     }
 
     /// See ``ProgressStore/statistics(_:completion:)``: what the index's counters answer, on

@@ -3,7 +3,8 @@ import ProgressStore
 
 /// What start-up reads back from the database: the saved articles and the saved ids.
 extension Checkpointer {
-    /// Loads the saved articles into `index` and remembers their versions as saved.
+    /// Loads the saved articles, with their maps and attention, into `index` and remembers
+    /// their versions as saved.
     func restore(into index: MemoryIndex) throws(StoreError) {
         parted = try Self.partedNames(in: state)
         let rows = try state.cached("SELECT name, data FROM snapshots")
@@ -42,6 +43,7 @@ extension Checkpointer {
         }
         rows.reset()
         try restoreBatch()
+        try restoreSections(into: index)
         lastSnapshotBytes = bytes
     }
 

@@ -77,13 +77,14 @@ extension Checkpointer {
         return size
     }
 
-    /// Deletes article `name`'s snapshot, parts and all. Callers hold a transaction.
+    /// Deletes article `name`'s snapshot, parts, map and attention and all. Callers hold a transaction.
     static func deleteSnapshot(name: String, in state: SQLiteConnection) throws(StoreError) {
         for sql in ["DELETE FROM snapshots WHERE name = ?1", "DELETE FROM snapshot_parts WHERE name = ?1"] {
             let delete = try state.cached(sql)
             try delete.bind(1, name)
             try delete.run()
         }
+        try deleteSections(name: name, in: state)
     }
 
     /// Rewrites the saved chunks of ids that hold an id of a pair `erasures` took, without them.

@@ -186,6 +186,7 @@ final class Checkpointer: @unchecked Sendable {
                         try MemoryIndex.encode(article, seq: taken.seq, pieceBytes: partSize, into: sink)
                     }
                     if size > partSize { split.insert(article.key) }
+                    try Self.writeSections(name: article.key.string, article.index.sections, in: state)
                 }
                 let meta = try state.cached(
                     "INSERT INTO meta (key, value) VALUES (?1, ?2) "

@@ -37,7 +37,23 @@ enum Schema {
             day INTEGER PRIMARY KEY,
             salt BLOB NOT NULL
         );
+        """,
+        // Version 2.
+        // section_maps: each article's latest section map (docs/api.md, "Sections and
+        // attention") with the time of the event that carried it. attention_days: each
+        // article's attention, the twenty bands' milliseconds summed per UTC day. A row an
+        // article, written with its snapshot and deleted with it (see `SectionsCodec`).
         """
+        CREATE TABLE section_maps (
+            name TEXT PRIMARY KEY,
+            time_ms INTEGER NOT NULL,
+            data BLOB NOT NULL
+        );
+        CREATE TABLE attention_days (
+            name TEXT PRIMARY KEY,
+            data BLOB NOT NULL
+        );
+        """,
     ]
 
     static var currentVersion: Int64 { Int64(migrations.count) }

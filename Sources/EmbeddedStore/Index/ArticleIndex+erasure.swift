@@ -18,9 +18,11 @@ extension ArticleIndex {
     }
 
     /// This article with only the records `keep` keeps, and how many it dropped. Its version
-    /// moves past this one's, as every change does.
+    /// moves past this one's, as every change does. The section map and attention stay: they
+    /// are kept by article and day, not by reader.
     func keeping(_ keep: (_ slot: Int32, _ day: Int32) -> Bool) -> (article: ArticleIndex, dropped: Int) {
         var kept = ArticleIndex(name: name, version: version &+ 1)
+        kept.sections = sections
         var dropped = 0
         forEachRecord { slot, day, figures in
             if keep(slot, day) {

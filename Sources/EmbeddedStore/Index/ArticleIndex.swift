@@ -22,6 +22,9 @@ struct ArticleIndex: Sendable {
     /// ``ArticleCounters/histogramMinimumReaders`` readers: below that, folding the readers is
     /// as quick as reading 2 × 1001 bins and much smaller for the many articles that stay small.
     private(set) var counters = ArticleCounters()
+    /// The latest section map and the attention by day, kept by article (restored beside the
+    /// snapshot, see ``Checkpointer``).
+    var sections = ArticleSections()
     /// Counts the folds: any figure of the article can have changed only when this has.
     private(set) var version: UInt64
 
@@ -65,6 +68,13 @@ struct ArticleIndex: Sendable {
             counters.histograms = DepthHistograms { body in forEachReader(in: .allTime) { body($1) } }
         }
         return isNew
+    }
+
+    /// Folds the section map and attention `event` carries, if any: a change of them alone
+    /// moves the version too, so that no answer kept from before passes for one after.
+    mutating func foldSections(_ event: EventRecord) {
+        guard event.sections != nil || event.attention != nil else { return }
+        if sections.fold(event) { version &+= 1 }
     }
 
     /// Starts bringing in what folding the reader of `readerHash` reads first; see
@@ -137,7 +147,8 @@ struct ArticleIndex: Sendable {
     /// Bytes held, counting capacity (the histograms' fixed 24 KiB included).
     var footprint: Int {
         let histogramBytes = counters.histograms == nil ? 0 : 2 * DepthHistogram.binCount * 12
-        return names.footprint + firstDays.footprint + otherDays.footprint + otherNext.footprint
+        return sections.footprint + names.footprint + firstDays.footprint + otherDays.footprint
+            + otherNext.footprint
             + otherHeads.capacity * 8 + histogramBytes
     }
 }

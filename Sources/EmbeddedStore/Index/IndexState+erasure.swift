@@ -31,7 +31,8 @@ extension IndexState {
         var dropped = 0
         for slot in articles.indices where !articles[slot].isErased {
             guard let first = articles[slot].firstDay, first < day else { continue }
-            let (kept, count) = articles[slot].keeping { _, held in held >= day }
+            var (kept, count) = articles[slot].keeping { _, held in held >= day }
+            kept.sections.dropDays(before: day)
             dropped += count
             replace(Int32(slot), with: kept)
         }

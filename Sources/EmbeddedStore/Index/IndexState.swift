@@ -67,9 +67,11 @@ struct IndexState {
         // A handful of events are looked up one by one: the memo is 1 KiB to set up.
         guard events.count >= 8 else {
             for index in events.indices {
+                let slot = slot(named: events[index].article)
                 fold(
-                    article: events[index].article, reader: events[index].reader, day: events[index].day,
+                    slot: slot, reader: events[index].reader, day: events[index].day,
                     ReaderFigures(events[index]))
+                articles[Int(slot)].foldSections(events[index])
             }
             return
         }
@@ -98,6 +100,7 @@ struct IndexState {
             let isNew = articles[Int(found[index].slot)].fold(
                 reader: events[index].reader, readerHash: found[index].readerHash, day: events[index].day,
                 ReaderFigures(events[index]))
+            articles[Int(found[index].slot)].foldSections(events[index])
             if isNew { pairCount += 1 }
             noteChange(of: found[index].slot)
         }
