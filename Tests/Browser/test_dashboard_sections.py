@@ -138,7 +138,8 @@ class SectionTests(DashboardTestCase):
                 label = mark["label"]
                 self.assertTrue(label == section["title"] or
                                 (label.endswith("…") and section["title"].startswith(label[:-1])), label)
-        self.assertIn(HOSTILE_TITLE, [m["label"] for m in marks["marks"]])
+        self.assertIn(HOSTILE_TITLE[:27] + "…", [m["label"] for m in marks["marks"]], "markup shown as its characters")
+        self.assertIn(HOSTILE_TITLE + " (starts at 15%)", [m["title"] for m in marks["marks"]])
         self.assertIn("section headings", self.browser.run("return document.querySelector('.legend').textContent"))
         self.assert_nothing_ran()
 
