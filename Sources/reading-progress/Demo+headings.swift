@@ -17,25 +17,25 @@ extension DemoData {
     /// without headings does.
     static let headings: [String: [Heading]] = [
         "/blog/how-to-read-a-long-article": [
-            Heading(title: "Why long articles lose readers", start: 0, words: 150, pace: 1.6),
+            Heading(title: "Why long articles lose readers", start: 0, words: 100, pace: 4),
             Heading(title: "What the research says", start: 0.08, words: 350, pace: 0.35),
             Heading(title: "How editors read the curve", start: 0.33, words: 350, pace: 1.1),
             Heading(title: "A worked example, paragraph by paragraph", start: 0.58, words: 480, pace: 1.3),
-            Heading(title: "What to change first", start: 0.92, words: 110, pace: 1),
+            Heading(title: "What to change first", start: 0.92, words: 70, pace: 1),
         ],
         "/guides/getting-started": [
-            Heading(title: "Before you start", start: 0, words: 110, pace: 1.5),
+            Heading(title: "Before you start", start: 0, words: 110, pace: 3),
             Heading(title: "Installing", start: 0.12, words: 300, pace: 1.2),
             Heading(title: "Your first article", start: 0.45, words: 200, pace: 0.9),
-            Heading(title: "Configuration options", start: 0.68, words: 200, pace: 0.35),
+            Heading(title: "Configuration options", start: 0.68, words: 200, pace: 0.3),
             Heading(title: "Where to go next", start: 0.9, words: 90, pace: 1),
         ],
         "/recipes/sourdough-bread": [
-            Heading(title: "Why bake sourdough at home", start: 0, words: 110, pace: 1.6),
-            Heading(title: "A short history of wild yeast", start: 0.1, words: 220, pace: 0.35),
+            Heading(title: "Why bake sourdough at home", start: 0, words: 110, pace: 4),
+            Heading(title: "A short history of wild yeast", start: 0.1, words: 300, pace: 0.35),
             Heading(title: "Making a starter", start: 0.3, words: 165, pace: 1.3),
-            Heading(title: "Ingredients", start: 0.45, words: 60, pace: 1.5),
-            Heading(title: "Mixing, folding and the long rise", start: 0.52, words: 400, pace: 1.8),
+            Heading(title: "Ingredients", start: 0.45, words: 100, pace: 1.5),
+            Heading(title: "Mixing, folding and the long rise", start: 0.52, words: 600, pace: 1.8),
             Heading(title: "Baking", start: 0.88, words: 77, pace: 1.2),
             Heading(title: "Troubleshooting", start: 0.95, words: 55, pace: 0.4),
         ],
