@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/bench.d/instructions.sh [BINARY] — instructions the service executes a request, under
-# callgrind: a single event, a JSON array of 1000 events, and the same with a new id each. On a
+# callgrind: a single event, the same with attention, a JSON array of 1000 events, and the same with a new id each. On a
 # shared machine rates and CPU times move by a quarter from run to run; instruction counts move
 # by well under 1%, so two builds can be compared one after the other (docs/performance.md).
 # BINARY defaults to this checkout's release build. Needs valgrind.
@@ -40,5 +40,6 @@ measure() {
 }
 echo "instructions a request ($binary, callgrind)"
 echo "  single event                    $(measure single 3000)"
+echo "  the same with attention         $(measure attention 3000)"
 echo "  JSON array of 1000 events       $(measure bulk 40)"
 echo "  the same, each with a new id    $(measure ids 40)"
