@@ -11,9 +11,12 @@ const LABEL_LETTERS = 28;
 /** Labels closer than this (px) to the one before are left out; the line stays. */
 const LABEL_GAP = 14;
 
-/** A title cut to `letters` characters (whole code points, so an emoji is never split). */
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/** A title cut to `letters` characters as a reader counts them (whole graphemes, so that an
+ *  emoji or an accented letter is never split). */
 export function shortTitle(title, letters = LABEL_LETTERS) {
-  const chars = [...title];
+  const chars = Array.from(graphemes.segment(title), (part) => part.segment);
   return chars.length <= letters ? title : `${chars.slice(0, letters - 1).join("")}…`;
 }
 
