@@ -145,7 +145,8 @@ enum DemoData {
                 EventRecord(
                     article: article.id, reader: reader, timeMs: min(nowMs, start + engaged), progress: 0,
                     seenDepth: 1,
-                    scrollable: false, engagedMs: engaged),
+                    scrollable: false, engagedMs: engaged,
+                    attention: [UInt32](repeating: UInt32(engaged), count: 20)),
             ].filter { $0.timeMs <= nowMs }
         }
         let depth = stop(in: article.stops, &random)
@@ -153,20 +154,26 @@ enum DemoData {
         let visible = 1 / screens
         var events: [EventRecord] = []
         var time = start
+        var previous = 0.0
         for step in 0...steps {
             let progress = step == 0 ? 0 : depth * pow(Double(step) / Double(steps), 0.7)
-            let engaged =
+            var engaged =
                 step == 0
                 ? 0
                 : Int64(
                     secondsPerScreen * 1000 * (depth / Double(steps)) * screens * (0.6 + 0.8 * random.unit()))
+            var attention: [UInt32]?
+            if step > 0 {
+                (engaged, attention) = read(article, from: previous, to: progress, visible: visible, engaged)
+            }
+            previous = progress
             time += engaged + Int64(random.below(4000))
             guard time <= nowMs else { break }
             events.append(
                 EventRecord(
                     article: article.id, reader: reader, timeMs: time, progress: progress,
                     seenDepth: min(1, progress * (1 - visible) + visible), scrollable: true,
-                    engagedMs: engaged))
+                    engagedMs: engaged, sections: step == 0 ? article.sections : nil, attention: attention))
         }
         return events
     }

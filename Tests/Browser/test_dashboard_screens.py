@@ -59,8 +59,8 @@ class ScreenTests(DashboardTestCase):
     def views(self):
         return [
             ("list", dashboard_url(self.service), "table.articles"),
-            ("article", dashboard_url(self.service, article=ARTICLE, range="7d", compare="1"),
-             "svg.reach-chart .reach-previous"),
+            ("article", dashboard_url(self.service, article=ARTICLE, range="7d", compare="1", metric="seenDepth"),
+             "svg.reach-chart .reach-previous ~ .headings"),
         ]
 
     def test_screenshots_at_desktop_and_phone_widths(self):
@@ -138,6 +138,15 @@ class ScreenTests(DashboardTestCase):
         first = min(datetime.fromisoformat(s["firstEventAt"]) for s in stats)
         last = max(datetime.fromisoformat(s["lastEventAt"]) for s in stats)
         self.assertGreaterEqual((last - first).days, 21, "a few weeks of readers")
+        # Some articles have a map of sections and attention along the body; others have none.
+        mapped = [s for s in stats if s["sections"]]
+        self.assertGreaterEqual(len(mapped), 3)
+        self.assertLess(len(mapped), len(stats))
+        for s in mapped:
+            self.assertGreater(min(s["attention"]), 0, s["article"])
+            speeds = [section["wordsPerMinute"] for section in s["sections"]]
+            self.assertGreater(max(speeds), 450, f"a section of {s['article']} is skimmed")
+            self.assertLess(speeds[0], 450, f"the introduction of {s['article']} is read")
 
 
 if __name__ == "__main__":

@@ -29,6 +29,8 @@ extension WebAsset {
         ("controls.js", PackageResources.controls_js),
         ("notices.js", PackageResources.notices_js),
         ("chart.js", PackageResources.chart_js),
+        ("chart-parts.js", PackageResources.chart_parts_js),
+        ("sections-view.js", PackageResources.sections_view_js),
         ("list-view.js", PackageResources.list_view_js),
         ("article-view.js", PackageResources.article_view_js),
         ("token-view.js", PackageResources.token_view_js),

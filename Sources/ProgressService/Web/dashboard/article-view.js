@@ -9,6 +9,7 @@ import { download, fileNamePart } from "./csv.js";
 import { articleText, h, replace } from "./dom.js";
 import * as format from "./format.js";
 import { errorPanel } from "./notices.js";
+import { sectionsPanel } from "./sections-view.js";
 import { previousRange, resolveRange, viewHref } from "./state.js";
 
 /** The figures shown, in order: the key tests and CSS know them by, how each is read from the
@@ -201,13 +202,17 @@ export class ArticleView {
       this.figureList(stats, before),
       h("section", { class: "curve", "aria-labelledby": "curve-title" },
         h("div", { class: "section-head" }, h("h2", { id: "curve-title" }, "Where readers stop"), this.csvButton),
-        h("div", { class: "curve-layout" }, this.chart.element, this.table)));
+        h("div", { class: "curve-layout" }, this.chart.element, this.table)),
+      sectionsPanel(stats));
     const readers = (st) => `${format.count(st.readers)} readers`;
     this.chart.draw({
       reach: stats.reach,
       previous: before?.reach ?? null,
       quartiles: stats.depth,
       threshold: stats.completion.threshold,
+      // Section starts are shares of the body as seen depth measures it, not of progress.
+      sections: stats.metric === "seenDepth" ? stats.sections : null,
+      attention: stats.attention,
       labels: {
         current: `${format.dayRange(range)}: ${readers(stats)}`,
         previous: before ? `previous period, ${format.dayRange(previous)}: ${readers(before)}` : "",

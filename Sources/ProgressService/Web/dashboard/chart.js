@@ -3,12 +3,15 @@
 // marked and, when asked, the previous period's curve dashed beside it. Pointer and keyboard
 // both move a readout along the curve: "N% of readers reached X%".
 
+import { attentionStrip, headingMarks } from "./chart-parts.js";
 import { h, s, replace } from "./dom.js";
 import { percent, wholePercent } from "./format.js";
 
 const MARGIN = { top: 48, right: 18, bottom: 46, left: 58 };
 /** About the width of one character of the chart's 12px labels. */
 const LETTER = 6.6;
+/** The attention strip under the plot: its gap above and its height. */
+const STRIP = { gap: 6, height: 12 };
 
 export class ReachChart {
   constructor() {
@@ -28,8 +31,9 @@ export class ReachChart {
   }
 
   /**
-   * `data`: `{reach, previous, quartiles: {p25, median, p75}, threshold, labels: {current, previous}}`;
-   * `previous` is another 101 shares or null.
+   * `data`: `{reach, previous, quartiles: {p25, median, p75}, threshold, labels: {current, previous},
+   * sections, attention}`; `previous` is another 101 shares or null, `sections` the headings to
+   * draw (`[{title, start}]`, or null: none), `attention` the twenty bands' seconds or null.
    */
   draw(data) {
     this.data = data;
@@ -37,12 +41,14 @@ export class ReachChart {
   }
 
   render() {
-    const { reach, previous, quartiles, threshold } = this.data;
+    const { reach, previous, quartiles, threshold, sections, attention } = this.data;
     const width = Math.max(280, Math.round(this.canvas.clientWidth || 640));
     const height = width < 520 ? 250 : 330;
     this.drawnWidth = this.canvas.clientWidth;
     const plotWidth = width - MARGIN.left - MARGIN.right;
-    const plotHeight = height - MARGIN.top - MARGIN.bottom;
+    const strip = attention ? STRIP.gap + STRIP.height : 0;
+    const plotHeight = height - MARGIN.top - MARGIN.bottom - strip;
+    const plotBottom = MARGIN.top + plotHeight;
     const x = (k) => MARGIN.left + (k / 100) * plotWidth;
     const y = (share) => MARGIN.top + (1 - share) * plotHeight;
     this.geometry = { width, x, y, plotWidth };
@@ -58,7 +64,7 @@ export class ReachChart {
     for (let k = 0; k <= 100; k += step) {
       grid.append(
         s("line", { class: "x-grid", x1: x(k), x2: x(k), y1: MARGIN.top, y2: MARGIN.top + plotHeight }),
-        s("text", { x: x(k), y: MARGIN.top + plotHeight + 16, class: "tick x-tick", "text-anchor": "middle" },
+        s("text", { x: x(k), y: plotBottom + strip + 16, class: "tick x-tick", "text-anchor": "middle" },
           wholePercent(k / 100)));
     }
     const middle = MARGIN.top + plotHeight / 2;
@@ -95,7 +101,11 @@ export class ReachChart {
       "aria-label": "Reach curve: share of readers who reached each depth. Arrow keys move along it.",
       "aria-describedby": "chart-readout",
     },
-    grid, axes, area, previousLine, line, dots, this.markers(quartiles, threshold, x, plotHeight), this.cursor,
+    grid, axes, area, previousLine, line, dots,
+    sections?.length ? headingMarks(sections, x, MARGIN.top, plotBottom) : null,
+    this.markers(quartiles, threshold, x, plotHeight),
+    attention ? attentionStrip(attention, x, plotBottom + STRIP.gap, STRIP.height) : null,
+    this.cursor,
     // The whole plot takes the pointer, so that the readout follows it anywhere along the curve.
     s("rect", { class: "hit", x: MARGIN.left, y: MARGIN.top, width: plotWidth, height: plotHeight }));
     svg.addEventListener("pointermove", (event) => this.point(this.depthAt(event, svg)));
@@ -145,14 +155,16 @@ export class ReachChart {
   }
 
   renderLegend() {
-    const { labels, previous } = this.data;
+    const { labels, previous, sections, attention } = this.data;
     const entry = (kind, text) => h("li", { class: `legend-${kind}` },
       h("span", { class: "swatch", "aria-hidden": "true" }), text);
     replace(this.legend,
       entry("current", labels.current),
       previous ? entry("previous", labels.previous) : null,
       entry("quartile", "p25, median, p75 of readers' depth"),
-      entry("threshold", "completion threshold"));
+      entry("threshold", "completion threshold"),
+      sections?.length ? entry("heading", "section headings, where each starts") : null,
+      attention ? entry("attention", "attention: the darker a band, the more seconds per reader it had in view") : null);
   }
 
   depthAt(event, svg) {
