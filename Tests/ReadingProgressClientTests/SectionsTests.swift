@@ -105,3 +105,28 @@ extension Array {
         Array((0..<count).flatMap { _ in element })
     }
 }
+
+@Suite("Headings laid out")
+struct SectionHeadingTests {
+    @Test(
+        "headings become starts as shares of the body, in order, outside ones dropped",
+        arguments: [
+            (
+                [
+                    SectionHeading(title: "B", offset: 1500),
+                    SectionHeading(title: "A", offset: 1000, words: 9),
+                ],
+                Region(start: 1000, end: 2000),
+                [ArticleSection(title: "A", start: 0, words: 9), ArticleSection(title: "B", start: 0.5)]
+            ),
+            ([SectionHeading(title: "Top", offset: 10)], Region(start: 100, end: 200), []),
+            (
+                [SectionHeading(title: "A", offset: 1)], Region(start: 0, end: 3),
+                [ArticleSection(title: "A", start: 0.3333)]
+            ),
+            ([SectionHeading(title: "A", offset: 0)], Region(start: 0, end: 0), []),
+        ] as [([SectionHeading], Region, [ArticleSection])])
+    func layout(headings: [SectionHeading], body: Region, expected: [ArticleSection]) {
+        #expect(ArticleSection.map(of: headings, body: body) == expected)
+    }
+}
