@@ -64,9 +64,3 @@ struct AttentionTests {
         #expect(attention.pending.allSatisfy { $0 <= left })
     }
 }
-
-extension Array {
-    fileprivate static func * (element: Array, count: Int) -> Array {
-        Array((0..<count).flatMap { _ in element })
-    }
-}

@@ -101,7 +101,8 @@ struct SectionsTests {
 }
 
 extension Array {
-    fileprivate static func * (element: Array, count: Int) -> Array {
+    /// The elements of `element` repeated `count` times, for tables of bands.
+    static func * (element: Array, count: Int) -> Array {
         Array((0..<count).flatMap { _ in element })
     }
 }
