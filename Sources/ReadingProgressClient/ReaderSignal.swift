@@ -8,6 +8,8 @@ public enum ReaderSignal: Sendable, Hashable {
     case viewEnded(article: String)
     /// The app changed state.
     case appState(AppState)
+    /// The headings of `article` on screen, as ``Reporter/setSections(_:article:)`` takes them.
+    case sections([ArticleSection], article: String)
 }
 
 /// The app's state as engaged time sees it; SwiftUI's `ScenePhase` without SwiftUI.

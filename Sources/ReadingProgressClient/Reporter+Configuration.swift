@@ -12,6 +12,12 @@ extension Reporter {
         /// The folder of the queue on disk: one file per undelivered event. One reporter at a time
         /// per folder.
         public var queueDirectory: URL
+        /// The device class every event carries; nil to send none and let the service derive
+        /// it from the container's width (`ReadingProgressUI` gives the platform's idiom).
+        public var device: DeviceClass?
+        /// Where the reader came from, sent with every event: a campaign name or the app's own
+        /// name; nil for none. Cut to 100 bytes, white space and control characters collapsed.
+        public var source: String?
 
         /// Events queued that start a delivery at once.
         public var flushCount = 20

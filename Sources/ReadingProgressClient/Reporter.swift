@@ -29,7 +29,9 @@ public actor Reporter {
     /// Why the earlier run's queue could not be read, the last time it was tried.
     private var loadFailure: String?
     var stopped = false
-    private var views: [String: ViewTracker] = [:]
+    var views: [String: ViewTracker] = [:]
+    /// The section maps the app gave for the articles on screen, cleaned.
+    var sectionMaps: [String: [ArticleSection]] = [:]
     private var appState = AppState.active
     private var restChecks: [String: Task<Void, Never>] = [:]
     var deliveryTask: Task<Void, Never>?
@@ -160,6 +162,8 @@ public actor Reporter {
             endView(article: article, at: time)
         case .appState(let state):
             changeAppState(to: state, at: time)
+        case .sections(let sections, let article):
+            setSections(sections, article: article)
         }
     }
 
@@ -167,6 +171,7 @@ public actor Reporter {
         loadQueue()
         guard !stopped else { return }
         var tracker = views[article] ?? ViewTracker(rules: configuration.trackerRules)
+        tracker.sections = sectionMaps[article]
         let moveBefore = tracker.lastMove
         let drafts = tracker.record(sample, at: time, active: appState == .active)
         views[article] = tracker
@@ -177,6 +182,7 @@ public actor Reporter {
     private func endView(article: String, at time: Date) {
         loadQueue()
         restChecks.removeValue(forKey: article)?.cancel()
+        sectionMaps[article] = nil
         guard !stopped, var tracker = views.removeValue(forKey: article) else { return }
         enqueue(tracker.finish(at: time, active: appState == .active), article: article)
     }
@@ -234,8 +240,8 @@ public actor Reporter {
     private func enqueue(_ drafts: [EventDraft], article: String) {
         for draft in drafts {
             let event = WireEvent(
-                id: UUID().uuidString.lowercased(), time: draft.time, article: article, reader: reader,
-                snapshot: draft.snapshot, engagedMs: draft.engagedMs)
+                id: UUID().uuidString.lowercased(), article: article, reader: reader, draft: draft,
+                configuration: configuration)
             // Never fails: the geometry passed ProgressCore's validation, every number is finite.
             guard let data = try? event.encoded() else { continue }
             let name: String

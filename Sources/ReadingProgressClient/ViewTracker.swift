@@ -12,6 +12,10 @@ struct EventDraft: Equatable {
     var snapshot: ScrollSnapshot
     var engagedMs: Int
     var time: Date
+    /// The article's map, when this event carries it.
+    var sections: [ArticleSection]? = nil
+    /// The bands' engaged ms, when the event carries engaged time.
+    var attention: [Int]? = nil
 }
 
 /// Decides, for one view of an article, which of the geometries it is shown become events: the
@@ -40,6 +44,11 @@ struct ViewTracker {
     private var sentProgress = -1.0
     private var sentSeen = -1.0
     private var engagement: Engagement
+    private var attention = Attention()
+    /// The article's map as the app last gave it, cleaned; nil when it gave none.
+    var sections: [ArticleSection]?
+    /// The map the view's events carried last.
+    private var sentSections: [ArticleSection]?
 
     init(rules: Rules) {
         self.rules = rules
@@ -48,7 +57,7 @@ struct ViewTracker {
 
     /// The view shows `sample` at `now`; `active` says whether the app was active since the last call.
     mutating func record(_ sample: Sample, at now: Date, active: Bool) -> [EventDraft] {
-        engagement.advance(to: now, active: active)
+        count(to: now, active: active)
         if let latest, latest.snapshot.contentOffset != sample.snapshot.contentOffset {
             engagement.scrolled(at: now)
             lastMove = now
@@ -68,7 +77,7 @@ struct ViewTracker {
     /// Scrolling has come to rest: the deepest geometries the events so far fall short of, or
     /// the latest when enough engaged time has gathered.
     mutating func rest(at now: Date, active: Bool) -> [EventDraft] {
-        engagement.advance(to: now, active: active)
+        count(to: now, active: active)
         let drafts = catchUp(at: now)
         guard drafts.isEmpty, engagement.pendingSeconds >= rules.engagedInterval, let latest else {
             return drafts
@@ -79,15 +88,26 @@ struct ViewTracker {
     /// The view goes away or the app goes to the background: what ``rest(at:active:)`` sends,
     /// or the latest geometry when any engaged time is left to carry.
     mutating func finish(at now: Date, active: Bool) -> [EventDraft] {
-        engagement.advance(to: now, active: active)
+        count(to: now, active: active)
         let drafts = catchUp(at: now)
-        guard drafts.isEmpty, engagement.pendingSeconds >= 0.001, let latest else { return drafts }
+        guard drafts.isEmpty, engagement.pendingSeconds >= 0.001 || sections != sentSections, let latest
+        else {
+            return drafts
+        }
         return [emit(latest, at: now)]
     }
 
     /// Counts time up to `now` without a new geometry (the app changes state).
     mutating func advance(to now: Date, active: Bool) {
+        count(to: now, active: active)
+    }
+
+    /// Counts engaged time up to `now`, and gives what it adds to the bands of the geometry
+    /// shown meanwhile (the latest).
+    private mutating func count(to now: Date, active: Bool) {
+        let before = engagement.pendingSeconds
         engagement.advance(to: now, active: active)
+        if let latest { attention.add(engagement.pendingSeconds - before, shown: latest.snapshot) }
     }
 
     /// The deepest geometries, by progress and by seen depth, that go further than the events so far.
@@ -106,7 +126,16 @@ struct ViewTracker {
     private mutating func emit(_ sample: Sample, at now: Date) -> EventDraft {
         sentProgress = max(sentProgress, sample.figures.progress)
         sentSeen = max(sentSeen, sample.figures.seenDepth)
-        return EventDraft(snapshot: sample.snapshot, engagedMs: engagement.take(), time: now)
+        let engagedMs = engagement.take()
+        var draft = EventDraft(snapshot: sample.snapshot, engagedMs: engagedMs, time: now)
+        if engagedMs > 0 {
+            draft.attention = attention.take(engagedMs: engagedMs, engagedLeft: engagement.pendingSeconds)
+        }
+        if let sections, sections != sentSections {
+            draft.sections = sections
+            sentSections = sections
+        }
+        return draft
     }
 
     /// Which of the ``Rules/depthSteps`` a figure in `0...1` lies in; -1 before the first event.

@@ -19,6 +19,12 @@ struct WireEvent: Codable, Hashable, Sendable {
     var step: Step?
     var indicator: Indicator?
     var engagedMs: Int
+    /// The article's headings: with the first event of a view and when the map changed.
+    var sections: [ArticleSection]?
+    /// Twenty bands' engaged ms; with every event that carries engaged time.
+    var attention: [Int]?
+    var device: DeviceClass?
+    var source: String?
 
     init(id: String, time: Date, article: String, reader: String?, snapshot: ScrollSnapshot, engagedMs: Int) {
         self.id = id
@@ -34,6 +40,19 @@ struct WireEvent: Codable, Hashable, Sendable {
         step = snapshot.step
         indicator = snapshot.indicator
         self.engagedMs = engagedMs
+    }
+
+    /// The event of `draft`, with the configuration's device class and source.
+    init(
+        id: String, article: String, reader: String?, draft: EventDraft, configuration: Reporter.Configuration
+    ) {
+        self.init(
+            id: id, time: draft.time, article: article, reader: reader, snapshot: draft.snapshot,
+            engagedMs: draft.engagedMs)
+        sections = draft.sections
+        attention = draft.attention
+        device = configuration.device
+        source = configuration.sentSource
     }
 
     /// When the event happened.

@@ -30,6 +30,9 @@
                     if let reporter, let article { reporter.submit(.geometry(snapshot, article: article)) }
                 }
                 .overlay(alignment: .top) { bar }
+                .modifier(
+                    ReportsSections(reporter: reporter, article: article, region: region, axis: .vertical)
+                )
                 .modifier(ReportsLifecycle(reporter: reporter, article: article))
         }
 
