@@ -20,23 +20,23 @@ public final class EmbeddedStore: ProgressStore {
     /// The path given to `init`, or `:memory:`.
     public let path: String
     let options: Options
-    private let isInMemory: Bool
+    let isInMemory: Bool
     let journal: EventJournal
     let writer: StoreWriter
-    private let checkpointer: Checkpointer
+    let checkpointer: Checkpointer
     /// The daily salts of derived reader ids.
     let salts: SaltBook
     /// Every statistic is read from here; SQLite is where it survives restarts.
     let index = MemoryIndex()
     /// Folds over many readers or articles run here, off the caller's thread.
     let readQueue = DispatchQueue(label: "reading-progress.embedded-store.reads", attributes: .concurrent)
-    private let writable = Flag(true)
-    private let closed = Locked(false)
+    let writable = Flag(true)
+    let closed = Locked(false)
     private let started = Locked(false)
     /// An exclusive `flock` on `<path>.lock`, held while open: two processes appending to one
     /// journal and checkpointing into one database would lose events. (`nil` in memory.) Let go
     /// of at ``close()``, and when an `init` that took it fails.
-    private let lockFile: LockFile?
+    let lockFile: LockFile?
 
     /// Opens the store at `path` (see ``init(path:options:)``) and starts it.
     public static func open(path: String, options: Options = Options()) throws(StoreError) -> EmbeddedStore {
@@ -177,57 +177,6 @@ public final class EmbeddedStore: ProgressStore {
         path == ":memory:" ? nil : EventJournal.fileSystemCaveat(databasePath: path)
     }
 
-    /// Whether the last journal write succeeded. It turns false when an append fails (disk
-    /// full, I/O error) and true again at the next successful write — of an append or of a
-    /// ``probe(completion:)``.
-    public var isWritable: Bool {
-        writable.current && !closed.current
-    }
-
-    /// Writes an empty journal entry and reports whether it took, updating ``isWritable``. For
-    /// `/healthz` when no events arrive: otherwise a store that failed once would stay
-    /// "unwritable" until the next append, which a load balancer that has taken the node out of
-    /// service would never send. It shows that a small write succeeds, not that there is room
-    /// for a large one.
-    public func probe(completion: @escaping @Sendable (Bool) -> Void = { _ in }) {
-        completion(writer.probe())
-    }
-
-    /// Caps the event journal at `bytes` (`nil`: no cap) — a test hook to fill the store and
-    /// free it again; 0 refuses every append.
-    package func setJournalCapacity(_ bytes: Int64?) {
-        journal.setCapacity(bytes)
-    }
-
-    var committedSeqValue: Int64 { journal.upcomingSeq - 1 }
-    var checkpointSeq: Int64 { checkpointer.foldedSeq }
-    var checkpointFailing: Bool { checkpointer.failure.current != nil }
-
-    /// See ``ProgressStore/healthProblem``: why checkpoints fail, while they do.
-    public var healthProblem: String? {
-        checkpointer.failure.current.map { "checkpoint failing: \($0)" }
-    }
-
-    /// Whether ``close()`` has begun.
-    var isClosed: Bool { closed.current }
-
-    /// Takes a checkpoint now (a test hook: when the index is saved is otherwise none of a
-    /// caller's concern).
-    func checkpointNow() throws(StoreError) {
-        try checkpointer.checkpointNow()
-    }
-
-    /// Bytes on disk: the state database, its write-ahead log and the event journal (0 for
-    /// memory stores).
-    var sizeBytes: Int64 {
-        guard !isInMemory else { return 0 }
-        return [path, path + "-wal"].reduce(journal.sizeBytes) { total, file in
-            // A file that is not there (no write-ahead log yet) takes no room.
-            let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size]) as? NSNumber
-            return total + (size?.int64Value ?? 0)
-        }
-    }
-
     /// How long ``close()`` waits for the sync thread, then for a checkpoint under way.
     static let stopSeconds = 20.0
 
@@ -248,17 +197,6 @@ public final class EmbeddedStore: ProgressStore {
         guard checkpointer.stop(within: Self.stopSeconds) else { return }
         salts.close()
         journal.close()
-        lockFile?.release()
-    }
-
-    /// Lets go of everything without a last checkpoint, as if the process had been killed —
-    /// a test hook for what a restart then replays.
-    func abandon() {
-        closed.withLock { $0 = true }
-        writer.close()
-        checkpointer.stop(saving: false)
-        salts.close()
-        journal.abandon()
         lockFile?.release()
     }
 
