@@ -5,9 +5,10 @@ extension EmbeddedStore {
     /// See ``ProgressStore/readers(of:in:completion:)``; folded from the in-memory index on the
     /// store's read queue. Readers come in the order of their ids' UTF-8 bytes.
     public func readers(
-        of article: String, in days: DayRange,
+        of article: String, in days: DayRange, segment: SegmentFilter,
         completion: @escaping @Sendable (Result<[ReaderSummary]?, StoreError>) -> Void
     ) {
+        guard segment.isAll else { return completion(.failure(.configuration("segments are not kept yet"))) }
         guard !isClosed else { return completion(.failure(.closed)) }
         readQueue.async { [index] in completion(.success(index.readers(of: article, in: days))) }
     }
@@ -45,6 +46,13 @@ extension EmbeddedStore {
     /// See ``ProgressStore/statistics(_:completion:)``: what the index's counters answer, on
     /// the calling thread in microseconds whatever the article's size; the rest by folding the
     /// article's readers on the store's read queue.
+    public func segments(
+        _ query: SegmentsQuery,
+        completion: @escaping @Sendable (Result<SegmentStatistics?, StoreError>) -> Void
+    ) {
+        completion(.failure(.configuration("segments are not kept yet")))
+    }
+
     public func statistics(
         _ query: StatisticsQuery,
         completion: @escaping @Sendable (Result<ArticleStatistics?, StoreError>) -> Void

@@ -46,12 +46,20 @@ extension PostgresStore {
     }
 
     public func readers(
-        of article: String, in days: DayRange,
+        of article: String, in days: DayRange, segment: SegmentFilter,
         completion: @escaping @Sendable (Result<[ReaderSummary]?, StoreError>) -> Void
     ) {
+        guard segment.isAll else { return completion(.failure(.configuration("segments are not kept yet"))) }
         read(
             { (connection) throws(StoreError) in try Self.readers(of: article, in: days, on: connection) },
             completion: completion)
+    }
+
+    public func segments(
+        _ query: SegmentsQuery,
+        completion: @escaping @Sendable (Result<SegmentStatistics?, StoreError>) -> Void
+    ) {
+        completion(.failure(.configuration("segments are not kept yet")))
     }
 
     public func statistics(

@@ -23,15 +23,17 @@ public protocol ProgressStore: AnyObject, Sendable {
     func append(
         _ events: [EventRecord], completion: @escaping @Sendable (Result<AppendResult, StoreError>) -> Void)
 
-    /// The readers of `article` with their figures folded over `days`, in the byte order of
-    /// their ids, or `nil` when the article never had an event (in any range).
+    /// The readers of `article` with their figures folded over those of `days` whose segment
+    /// `segment` admits (docs/api.md, "Segments"), in the byte order of their ids — a reader
+    /// with no such day is not among them — or `nil` when the article never had an event (in
+    /// any range).
     func readers(
-        of article: String, in days: DayRange,
+        of article: String, in days: DayRange, segment: SegmentFilter,
         completion: @escaping @Sendable (Result<[ReaderSummary]?, StoreError>) -> Void)
 
     /// The figures of one article (docs/api.md, "Statistics"), or `nil` when it never had an
     /// event. Equal to ``ArticleStatistics/compute(readers:metric:threshold:minEngagedSeconds:)``
-    /// over ``readers(of:in:completion:)``, but for quantiles, which a store may answer from
+    /// over ``readers(of:in:segment:completion:)`` with `query.segment`, but for quantiles, which a store may answer from
     /// histograms up to 0.001 low.
     func statistics(
         _ query: StatisticsQuery,
@@ -42,10 +44,20 @@ public protocol ProgressStore: AnyObject, Sendable {
     /// ``SectionStatistics/compute(map:readers:readersAtOrAbove:attentionMs:)`` over the latest
     /// section map, the readers' maximum `seenDepth` in range (1 for an unscrollable reader) and
     /// the attention summed over the range's days; `metric`, `threshold` and
-    /// `minEngagedSeconds` play no part.
+    /// `minEngagedSeconds` play no part. Under a segment filter the readers are the segment's
+    /// and there is no attention (it is kept by article and day, not by reader).
     func sections(
         _ query: StatisticsQuery,
         completion: @escaping @Sendable (Result<SectionStatistics?, StoreError>) -> Void)
+
+    /// The readers of `query.statistics.article` split by segment (docs/api.md, "Segments of
+    /// one article"), or `nil` when the article never had an event. Equal to
+    /// ``SegmentStatistics/compute(readers:by:limit:query:)`` over the readers of each segment
+    /// present in range (``readers(of:in:segment:completion:)``), but for quantiles, which a
+    /// store may answer from histograms up to 0.001 low.
+    func segments(
+        _ query: SegmentsQuery,
+        completion: @escaping @Sendable (Result<SegmentStatistics?, StoreError>) -> Void)
 
     /// One page of the listing (docs/api.md, "Every article"): the articles that ever had an
     /// event, in `query.order`, from `query.offset`, at most `query.limit` of them.
@@ -99,16 +111,19 @@ public struct StatisticsQuery: Sendable, Hashable {
     public var threshold: Double
     /// …and with at least this much engaged time in range.
     public var minEngagedSeconds: Double
+    /// Whose reader-days count.
+    public var segment: SegmentFilter
 
     public init(
         article: String, days: DayRange = .allTime, metric: ArticleStatistics.Metric = .progress,
-        threshold: Double, minEngagedSeconds: Double = 0
+        threshold: Double, minEngagedSeconds: Double = 0, segment: SegmentFilter = .all
     ) {
         self.article = article
         self.days = days
         self.metric = metric
         self.threshold = threshold
         self.minEngagedSeconds = minEngagedSeconds
+        self.segment = segment
     }
 }
 
@@ -163,5 +178,15 @@ public struct AppendResult: Sendable, Equatable {
     public init(counted: Int, duplicates: Int) {
         self.counted = counted
         self.duplicates = duplicates
+    }
+}
+
+extension ProgressStore {
+    /// The readers of `article` over `days`, every segment's.
+    public func readers(
+        of article: String, in days: DayRange,
+        completion: @escaping @Sendable (Result<[ReaderSummary]?, StoreError>) -> Void
+    ) {
+        readers(of: article, in: days, segment: .all, completion: completion)
     }
 }
