@@ -38,7 +38,7 @@ let package = Package(
         .target(
             name: "ReadingProgressUI", dependencies: ["ReadingProgressClient", "ProgressCore"],
             swiftSettings: strict),
-        .target(name: "ProgressStore", swiftSettings: strict),
+        .target(name: "ProgressStore", dependencies: ["ProgressCore"], swiftSettings: strict),
         .target(
             name: "EmbeddedStore", dependencies: ["ProgressStore", "CSQLite", "CPrefetch", "CSystem"],
             swiftSettings: strict),

@@ -1,3 +1,5 @@
+import ProgressCore
+
 /// One heading of an article as a client reports it (docs/api.md, "Sections and attention"):
 /// where it lies in the article body, as a share of the body (the coordinate of `seenDepth`),
 /// and how many words its section has.
@@ -9,10 +11,10 @@ public struct Section: Sendable, Equatable {
     /// `0…1 000 000`, or `nil` when the client did not count them.
     public var words: Int32?
 
-    public static let maximumTitleBytes = 200
-    public static let maximumWords: Int32 = 1_000_000
+    public static let maximumTitleBytes = EventPartLimits.titleBytes
+    public static let maximumWords = Int32(EventPartLimits.words)
     /// At most this many sections in one map.
-    public static let maximumCount = 64
+    public static let maximumCount = EventPartLimits.sections
 
     public init(title: String, start: Double, words: Int32? = nil) {
         self.title = title
@@ -29,21 +31,10 @@ public enum AttentionBands {
     public static let count = 20
 }
 
-/// The class of device a reader reads on (docs/api.md, "Segments").
-public enum DeviceClass: String, Sendable, CaseIterable {
-    case phone, tablet, desktop, other
-
-    /// The class of a vertical scroll view `width` CSS pixels (or points) wide: phones below
-    /// 600, tablets below 1024, desktops from 1024.
-    public init(containerWidth width: Double) {
-        self = width < 600 ? .phone : width < 1024 ? .tablet : .desktop
-    }
-}
-
 /// Where readers come from (docs/api.md, "Segments"): a campaign name or another site's host.
 public enum ReaderSource {
     /// At most this many bytes as sent.
-    public static let maximumBytes = 100
+    public static let maximumBytes = EventPartLimits.sourceBytes
     /// The source of readers whose events named none.
     public static let direct = "(direct)"
     /// The source that readers from sources past a store's bound count under.

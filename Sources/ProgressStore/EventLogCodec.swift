@@ -1,3 +1,5 @@
+import ProgressCore
+
 /// The compact binary form of a group's events in the event journal: what an append writes,
 /// and what start-up reads back.
 ///

@@ -1,3 +1,5 @@
+public import ProgressCore
+
 /// One validated event, reduced to what the statistics keep (docs/api.md).
 ///
 /// The service computes the figures (with ProgressCore) before it hands an event to a store,

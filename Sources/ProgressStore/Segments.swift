@@ -1,3 +1,5 @@
+public import ProgressCore
+
 /// Which reader-days a statistic counts (docs/api.md, "Segments"): every one, or those of one
 /// device class, one source, or both. A reader belongs to a segment on the days its segment is
 /// that one; under a filter, each reader's figures are folded over those days only.

@@ -1,3 +1,5 @@
+import ProgressCore
+
 /// One heading of an article: where its section starts in the body and how many words it has
 /// (docs/api.md, "Sections and attention"). A section ends where the next starts; the last at 1.
 public struct ArticleSection: Codable, Sendable, Hashable {
@@ -17,11 +19,11 @@ public struct ArticleSection: Codable, Sendable, Hashable {
     }
 
     /// The most sections a map may have.
-    public static let maximumCount = 64
+    public static let maximumCount = EventPartLimits.sections
     /// The longest title, in UTF-8 bytes.
-    public static let maximumTitleBytes = 200
+    public static let maximumTitleBytes = EventPartLimits.titleBytes
     /// The most words a section may count.
-    public static let maximumWords = 1_000_000
+    public static let maximumWords = EventPartLimits.words
 
     /// Turns what the app gives into a map the service takes, by one rule: repair what can be
     /// repaired without guessing, drop what cannot. Control characters and runs of white space

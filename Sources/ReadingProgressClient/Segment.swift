@@ -1,14 +1,8 @@
-/// The class of the reader's device, for comparing segments of readers (docs/api.md, "Segments").
-public enum DeviceClass: String, Codable, Sendable, Hashable, CaseIterable {
-    case phone
-    case tablet
-    case desktop
-    case other
-}
+import ProgressCore
 
 extension Reporter.Configuration {
     /// The longest source, in UTF-8 bytes.
-    public static let maximumSourceBytes = 100
+    public static let maximumSourceBytes = EventPartLimits.sourceBytes
 
     /// ``source`` as events carry it: control characters and white space collapsed to single
     /// spaces, trimmed, cut to 100 bytes on a character boundary; nil when nothing is left.

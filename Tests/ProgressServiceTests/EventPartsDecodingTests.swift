@@ -1,4 +1,5 @@
 import Foundation
+import ProgressCore
 import ProgressStore
 import Testing
 

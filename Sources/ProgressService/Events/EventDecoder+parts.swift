@@ -1,3 +1,4 @@
+import ProgressCore
 import ProgressStore
 
 /// The members about where in the article (`sections`, `attention`) and for whom (`device`;
