@@ -3,8 +3,10 @@ public import ProgressStore
 extension PostgresStore {
     /// See ``ProgressStore/sections(_:completion:)``: the map and the article's counters in one
     /// query, the attention summed over the range in another, and the readers' depths from the
-    /// seen-depth histogram when it answers exactly (all time, every bound on a bin's edge),
-    /// else counted between the bounds from the day rows.
+    /// seen-depth histogram when it spans the range and the article is past the fast-path rule
+    /// (exact for a start on the 1/1000 grid, otherwise counting from the start's bin, so
+    /// readers up to 0.001 below it may count, as the embedded store does), else counted
+    /// between the bounds from the day rows.
     public func sections(
         _ query: StatisticsQuery,
         completion: @escaping @Sendable (Result<SectionStatistics?, StoreError>) -> Void
@@ -20,16 +22,15 @@ extension PostgresStore {
                 let map = rows.isNull(0, 0) ? [] : try SectionMap.decode(rows.bytes(0, 0))
                 let counters = try ArticleCounters(rows, row: 0, from: 1)
                 let attention = try Self.attention(of: query, on: connection)
-                var bounds = Array(Set(map.map(\.start) + [1])).sorted()
-                if counters.spans(query.days), let seen = counters.histograms?.seenDepth,
-                    case let edges = bounds.compactMap(DepthHistogram.edge(of:)), edges.count == bounds.count
+                if counters.spans(query.days), counters.readers > ArticleCounters.histogramMinimumReaders,
+                    let seen = counters.histograms?.seenDepth
                 {
                     let atOrAbove = seen.countsAtOrAbove()
-                    let counts = Dictionary(uniqueKeysWithValues: zip(bounds, edges.map { atOrAbove[$0] }))
                     return SectionStatistics.compute(
-                        map: map, readers: counters.readers, readersAtOrAbove: { counts[$0] ?? 0 },
-                        attentionMs: attention)
+                        map: map, readers: counters.readers,
+                        readersAtOrAbove: { atOrAbove[DepthHistogram.bin(of: $0)] }, attentionMs: attention)
                 }
+                var bounds = Array(Set(map.map(\.start) + [1])).sorted()
                 bounds.insert(-1, at: 0)
                 let (readers, counts) = try Self.depthCounts(of: query, bounds: bounds, on: connection)
                 return SectionStatistics.compute(
