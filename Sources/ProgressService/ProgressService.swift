@@ -46,9 +46,23 @@ public final class ProgressService: HTTPResponder {
         healthy.set(reply)
     }
 
-    /// `reply` built into a libmicrohttpd response once, as requests without `Origin` get it.
-    func prepare(_ reply: Reply) -> PreparedResponse? {
-        PreparedResponse(render(.success(reply), origin: nil))
+    /// `reply` built into a libmicrohttpd response once, as requests without `Origin` get it,
+    /// and a gzip copy of it when its body is large enough to gain; both then say they vary by
+    /// `Accept-Encoding`.
+    func prepare(_ reply: Reply) -> PreparedReply? {
+        guard reply.body.count >= PreparedReply.gzipMinimumBytes,
+            let packed = Gzip.compress(reply.body, level: 6)
+        else {
+            return PreparedResponse(render(.success(reply), origin: nil)).map { PreparedReply(identity: $0) }
+        }
+        var varying = reply
+        varying.headers.append(("Vary", "Accept-Encoding"))
+        var compressed = varying
+        compressed.body = packed
+        compressed.headers.append(("Content-Encoding", "gzip"))
+        guard let identity = PreparedResponse(render(.success(varying), origin: nil)) else { return nil }
+        return PreparedReply(
+            identity: identity, gzip: PreparedResponse(render(.success(compressed), origin: nil)))
     }
 
     public func respond(to request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
@@ -58,6 +72,8 @@ public final class ProgressService: HTTPResponder {
         let method = request.method
         let methodLabel = MethodLabel(method)
         let origin = request.header("Origin")
+        // Only kept answers are ever compressed; they are the stats route's.
+        let acceptsGzip = label == .stats && AcceptEncoding.allowsGzip(request.header("Accept-Encoding"))
         // Captures only what the answer needs, not the request (its body and headers).
         let finish: Completion = { [self] outcome in
             let ended = MonotonicClock.now()
@@ -68,7 +84,7 @@ public final class ProgressService: HTTPResponder {
             log.request(
                 method: methodLabel.text, route: label, status: status, nanoseconds: nanoseconds,
                 endedAt: ended)
-            reply(render(outcome, origin: origin))
+            reply(render(outcome, origin: origin, acceptsGzip: acceptsGzip))
         }
         // Load balancers' probes are never refused, nor the files of a page (one load asks for
         // a dozen at once); every other route counts, `/metrics` too (its token could otherwise
@@ -165,9 +181,11 @@ public final class ProgressService: HTTPResponder {
     }
 
     /// HEAD answers carry the GET body too: libmicrohttpd drops it and keeps its Content-Length.
-    private func render(_ outcome: Result<Reply, APIError>, origin: String?) -> HTTPResponse {
+    private func render(
+        _ outcome: Result<Reply, APIError>, origin: String?, acceptsGzip: Bool = false
+    ) -> HTTPResponse {
         if origin == nil, case .success(let reply) = outcome, let prepared = reply.prepared {
-            return HTTPResponse(prepared: prepared)
+            return HTTPResponse(prepared: prepared.response(acceptingGzip: acceptsGzip))
         }
         switch outcome {
         case .success(let reply):

@@ -8,7 +8,7 @@ struct Reply: Sendable {
     var headers: [(name: String, value: String)] = []
     /// This answer, rendered and built into a libmicrohttpd response once, for requests without
     /// `Origin` (whose answers carry no CORS fields that vary).
-    var prepared: PreparedResponse?
+    var prepared: PreparedReply?
 
     static func json(_ status: Int, _ writer: JSONWriter) -> Reply {
         Reply(status: status, body: writer.bytes)
@@ -16,6 +16,21 @@ struct Reply: Sendable {
 
     static func noContent(headers: [(name: String, value: String)] = []) -> Reply {
         Reply(status: 204, body: [], contentType: "", headers: headers)
+    }
+}
+
+/// A kept answer built once, as it is and, when it is large enough to gain, gzipped for the
+/// clients that accept it (docs/api.md, "Compression").
+struct PreparedReply: Sendable {
+    var identity: PreparedResponse
+    var gzip: PreparedResponse?
+
+    /// Bodies below this many bytes are sent as they are: compressing them saves little.
+    static let gzipMinimumBytes = 512
+
+    /// The response for a client that does or does not accept gzip.
+    func response(acceptingGzip: Bool) -> PreparedResponse {
+        acceptingGzip ? gzip ?? identity : identity
     }
 }
 

@@ -1,12 +1,13 @@
 import CZlib
 
-/// gzip (RFC 1952) through zlib, for assets compressed once when the service starts.
+/// gzip (RFC 1952) through zlib: web assets compressed once when the service starts, kept
+/// answers once when they are kept.
 enum Gzip {
-    /// `bytes` compressed at the best level; `nil` when zlib fails (then the asset is served
-    /// uncompressed).
-    static func compress(_ bytes: [UInt8]) -> [UInt8]? {
+    /// `bytes` compressed at `level` (zlib's 1–9; the best by default); `nil` when zlib fails
+    /// (then the answer is served uncompressed).
+    static func compress(_ bytes: [UInt8], level: Int32 = Z_BEST_COMPRESSION) -> [UInt8]? {
         var stream = z_stream()
-        guard czlib_deflate_init_gzip(&stream, Z_BEST_COMPRESSION) == Z_OK else { return nil }
+        guard czlib_deflate_init_gzip(&stream, level) == Z_OK else { return nil }
         defer { deflateEnd(&stream) }
         let bound = Int(deflateBound(&stream, uLong(bytes.count)))
         var output = [UInt8](repeating: 0, count: bound)
