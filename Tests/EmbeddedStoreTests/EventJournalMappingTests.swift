@@ -1,5 +1,6 @@
 import Foundation
 import ProgressStore
+import TestSupport
 import Testing
 
 @testable import EmbeddedStore
@@ -185,12 +186,8 @@ struct EventJournalMappingTests {
     }
 
     private static func run(_ tool: String, _ arguments: String...) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        try process.run()
-        process.waitUntilExit()
+        let outcome = try ChildProcess.run(tool, arguments)
         try #require(
-            process.terminationStatus == 0, "\(tool) \(arguments) exited \(process.terminationStatus)")
+            outcome.status == 0, "\(tool) \(arguments) exited \(outcome.status): \(outcome.errorText)")
     }
 }
