@@ -20,10 +20,11 @@ class Attempt:
     body: bytes
     # The articles of the visible event and of the hidden one.
     articles: list
-    # "refused": nginx or the node refuses it (400 or 501); "either": nginx may also read it
+    # "refused": nginx or the node refuses it (400, 501 or 505); "either": nginx may also read it
     # one way (RFC 9112 §2.2 lets it take a bare LF for a line end) and forward what it read;
     # "counted": well-formed, or made so by nginx, and its one event counts.
     expect: str = "refused"
+    version: str = "HTTP/1.1"
 
 
 def chunked(data):
@@ -64,6 +65,9 @@ def attempts():
     for name, fields, body in cases:
         result.append(_attempt(name, fields, body))
     result.append(_attempt(
+        "an HTTP version other than 1.x", lambda e, s: [f"Content-Length: {len(e)}"], lambda e, s: e + s,
+        version="HTTP/3.1"))
+    result.append(_attempt(
         "HTTP/1.1 without Host", lambda e, s: [f"Content-Length: {len(e)}"], lambda e, s: e + s, host=None))
     result.append(_attempt(
         "Transfer-Encoding on HTTP/1.0", lambda e, s: ["Transfer-Encoding: chunked"],
@@ -99,7 +103,7 @@ def _attempt(name, fields, body, host="127.0.0.1", version="HTTP/1.1", expect="r
         host = "127.0.0.1 evil.example"
     lines = ([f"Host: {host}"] if host else []) + ["Content-Type: application/json"] + fields(seen, smuggled)
     head = f"POST /v1/events {version}\r\n" + "".join(line + "\r\n" for line in lines) + "\r\n"
-    return Attempt(name, head.encode("latin-1"), body(seen, smuggled), [visible, hidden], expect)
+    return Attempt(name, head.encode("latin-1"), body(seen, smuggled), [visible, hidden], expect, version)
 
 
 # Sent after every attempt on the same connection: its answer shows nginx read the attempt whole,

@@ -151,8 +151,11 @@ class ProxyTests(unittest.TestCase):
                 first = answers[0]
                 if attempt.expect == "refused":
                     # nginx's refusals and the nodes' alike, in the API's error format.
-                    code = {400: "invalid_request", 501: "unsupported_transfer_coding"}.get(first.status)
+                    code = {400: "invalid_request", 501: "unsupported_transfer_coding",
+                            505: "unsupported_http_version"}.get(first.status)
                     self.assertEqual(json.loads(first.body)["error"]["code"], code, first.body[:200])
+                    if not attempt.version.startswith("HTTP/1."):
+                        self.assertEqual(first.status, 505, "nginx refuses the version itself")
                     self.assertEqual(counted, [0, 0])
                 elif attempt.expect == "counted":
                     self.assertEqual((first.status, counted), (202, [1, 0]), first.body[:200])
