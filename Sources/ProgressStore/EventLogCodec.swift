@@ -4,15 +4,19 @@ import ProgressCore
 /// and what start-up reads back.
 ///
 /// Per event: article and reader as length-prefixed UTF-8, time, progress and seen depth as
-/// their bit patterns, a flags byte (scrollable, has id, has attention, has sections, has a
-/// device byte, has source), engaged ms, then what the flags say is present, in that order: the
-/// id; 20 32-bit bands; a count byte and, per section, its title, its start's bits and its
-/// words (−1 for none, 32 bits); the named and the width's device classes (a nibble each, 0 for
-/// none); the source. Entries written before the parts existed have those flags clear.
-/// Little-endian throughout. A leading byte says what the entry holds: events (1), or an
-/// erasure (2: a byte for its kind, then the id), which replays in its place among the events.
+/// their bit patterns, a flags byte (scrollable, has id, has attention, has sections, has
+/// source), the named and the width's device classes (a nibble each, 0 for none), engaged ms,
+/// then what the flags say is present, in that order: the id; 20 32-bit bands; a count byte
+/// and, per section, its title, its start's bits and its words (−1 for none, 32 bits); the
+/// source. Little-endian throughout. A leading byte says what the entry holds: events (3), or
+/// an erasure (2: a byte for its kind, then the id), which replays in its place among the
+/// events. Events written by earlier builds (1) are still read: they have no devices byte, and
+/// a flag (16) says when their parts hold one, after the sections (entries written before the
+/// parts existed have all those flags clear).
 package enum EventLogCodec {
-    package static let version: UInt8 = 1
+    package static let version: UInt8 = 3
+    /// Events as earlier builds wrote them, the devices byte among the parts.
+    package static let partsDevicesLayout: UInt8 = 1
     package static let erasureLayout: UInt8 = 2
 
     /// What one journal entry holds.
@@ -74,13 +78,13 @@ package enum EventLogCodec {
             for index in events.indices {
                 let article = events[index].article.utf8.count
                 let reader = events[index].reader.utf8.count
-                size += 2 + article + 2 + reader + 8 * 4 + 1
+                size += 2 + article + 2 + reader + 8 * 4 + 2
                 longest = max(longest, article, reader)
                 if let id = events[index].eventID {
                     size += 2 + id.utf8.count
                     longest = max(longest, id.utf8.count)
                 }
-                size += partsSize(of: events[index], longest: &longest)
+                if let parts = events[index].parts { size += partsSize(of: parts, longest: &longest) }
             }
             guard longest <= maximumStringBytes else { return nil }
             // One allocation of the exact size, filled in place.
@@ -94,9 +98,10 @@ package enum EventLogCodec {
                     writer.word(events[index].progress.bitPattern)
                     writer.word(events[index].seenDepth.bitPattern)
                     writer.byte(flags(of: events[index]))
+                    writer.byte(nibble(events[index].device) | nibble(events[index].widthDevice) << 4)
                     writer.word(UInt64(bitPattern: events[index].engagedMs))
                     if let id = events[index].eventID { writer.string(id) }
-                    writer.parts(of: events[index])
+                    if let parts = events[index].parts { writer.parts(parts) }
                 }
                 count = writer.offset
             }
@@ -109,6 +114,7 @@ package enum EventLogCodec {
         static let id: UInt8 = 2
         static let attention: UInt8 = 4
         static let sections: UInt8 = 8
+        /// Only in entries of ``partsDevicesLayout``: a devices byte after the sections.
         static let device: UInt8 = 16
         static let source: UInt8 = 32
         static let parts: UInt8 = attention | sections | device | source
@@ -117,15 +123,15 @@ package enum EventLogCodec {
     private static func flags(of event: EventRecord) -> UInt8 {
         var flags: UInt8 = event.scrollable ? Flag.scrollable : 0
         if event.eventID != nil { flags |= Flag.id }
-        if event.attention != nil { flags |= Flag.attention }
-        if event.sections != nil { flags |= Flag.sections }
-        if event.device != nil || event.widthDevice != nil { flags |= Flag.device }
-        if event.source != nil { flags |= Flag.source }
+        guard let parts = event.parts else { return flags }
+        if parts.attention != nil { flags |= Flag.attention }
+        if parts.sections != nil { flags |= Flag.sections }
+        if parts.source != nil { flags |= Flag.source }
         return flags
     }
 
-    /// The bytes of `event`'s sections, attention, devices and source.
-    private static func partsSize(of event: EventRecord, longest: inout Int) -> Int {
+    /// The bytes of an event's sections, attention and source.
+    private static func partsSize(of event: EventRecord.Parts, longest: inout Int) -> Int {
         var size = 0
         if event.attention != nil { size += 4 * AttentionBands.count }
         if let sections = event.sections {
@@ -135,7 +141,6 @@ package enum EventLogCodec {
                 longest = max(longest, section.title.utf8.count)
             }
         }
-        if event.device != nil || event.widthDevice != nil { size += 1 }
         if let source = event.source {
             size += 2 + source.utf8.count
             longest = max(longest, source.utf8.count)
@@ -180,7 +185,7 @@ package enum EventLogCodec {
             offset += 4
         }
 
-        mutating func parts(of event: EventRecord) {
+        mutating func parts(_ event: EventRecord.Parts) {
             if let attention = event.attention { for band in attention { word32(band) } }
             if let sections = event.sections {
                 byte(UInt8(sections.count))
@@ -189,9 +194,6 @@ package enum EventLogCodec {
                     word(section.start.bitPattern)
                     word32(UInt32(bitPattern: section.words ?? -1))
                 }
-            }
-            if event.device != nil || event.widthDevice != nil {
-                byte(EventLogCodec.nibble(event.device) | EventLogCodec.nibble(event.widthDevice) << 4)
             }
             if let source = event.source { string(source) }
         }
@@ -225,9 +227,11 @@ package enum EventLogCodec {
 
     package static func decode(_ bytes: UnsafeRawBufferPointer) throws(StoreError) -> [EventRecord] {
         var reader = Reader(bytes: bytes)
-        guard try reader.byte() == version else {
+        let layout = try reader.byte()
+        guard layout == version || layout == partsDevicesLayout else {
             throw StoreError.corrupt("event log entry has an unknown layout")
         }
+        let devicesInParts = layout == partsDevicesLayout
         var events: [EventRecord] = []
         while !reader.isAtEnd {
             let article = try reader.string()
@@ -236,15 +240,30 @@ package enum EventLogCodec {
             let progress = Double(bitPattern: try reader.uint64())
             let seen = Double(bitPattern: try reader.uint64())
             let flags = try reader.byte()
+            guard devicesInParts || flags & Flag.device == 0 else {
+                throw StoreError.corrupt("event log entry has an unknown flag")
+            }
+            let devices = devicesInParts ? 0 : try reader.byte()
             let engagedMs = Int64(bitPattern: try reader.uint64())
             let id = flags & Flag.id != 0 ? try reader.string() : nil
-            var event = EventRecord(
-                article: article, reader: readerID, timeMs: timeMs, progress: progress, seenDepth: seen,
-                scrollable: flags & Flag.scrollable != 0, engagedMs: engagedMs, eventID: id)
-            if flags & Flag.parts != 0 { try reader.parts(flags, into: &event) }
-            events.append(event)
+            let parts = flags & Flag.parts != 0 ? try reader.parts(flags) : Parts()
+            events.append(
+                EventRecord(
+                    article: article, reader: readerID, timeMs: timeMs, progress: progress, seenDepth: seen,
+                    scrollable: flags & Flag.scrollable != 0, engagedMs: engagedMs, eventID: id,
+                    sections: parts.sections, attention: parts.attention,
+                    device: try device(ofNibble: (parts.devices ?? devices) & 0xF),
+                    widthDevice: try device(ofNibble: (parts.devices ?? devices) >> 4), source: parts.source))
         }
         return events
+    }
+
+    /// An event's parts as read, before they go into its record.
+    private struct Parts {
+        var sections: [Section]?
+        var attention: [UInt32]?
+        var devices: UInt8?
+        var source: String?
     }
 
     private struct Reader {
@@ -279,12 +298,14 @@ package enum EventLogCodec {
             return UInt32(littleEndian: value)
         }
 
-        mutating func parts(_ flags: UInt8, into event: inout EventRecord) throws(StoreError) {
+        /// What the flags say follows the id; `devices` only in an entry of ``partsDevicesLayout``.
+        mutating func parts(_ flags: UInt8) throws(StoreError) -> Parts {
+            var parts = Parts()
             if flags & Flag.attention != 0 {
                 var bands: [UInt32] = []
                 bands.reserveCapacity(AttentionBands.count)
                 for _ in 0..<AttentionBands.count { bands.append(try uint32()) }
-                event.attention = bands
+                parts.attention = bands
             }
             if flags & Flag.sections != 0 {
                 let count = Int(try byte())
@@ -296,14 +317,11 @@ package enum EventLogCodec {
                     let words = Int32(bitPattern: try uint32())
                     sections.append(Section(title: title, start: start, words: words < 0 ? nil : words))
                 }
-                event.sections = sections
+                parts.sections = sections
             }
-            if flags & Flag.device != 0 {
-                let devices = try byte()
-                event.device = try EventLogCodec.device(ofNibble: devices & 0xF)
-                event.widthDevice = try EventLogCodec.device(ofNibble: devices >> 4)
-            }
-            if flags & Flag.source != 0 { event.source = try string() }
+            if flags & Flag.device != 0 { parts.devices = try byte() }
+            if flags & Flag.source != 0 { parts.source = try string() }
+            return parts
         }
 
         mutating func string() throws(StoreError) -> String {

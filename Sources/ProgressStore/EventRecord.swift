@@ -22,15 +22,27 @@ public struct EventRecord: Sendable, Equatable {
     /// Client event id (1–64 bytes): a repeat within 24 hours is acknowledged and not counted.
     public var eventID: String?
     /// The article's headings, when the event carried them (docs/api.md, "Sections and attention").
-    public var sections: [Section]?
+    public var sections: [Section]? {
+        get { parts?.sections }
+        set { updateParts { $0.sections = newValue } }
+    }
     /// ``AttentionBands/count`` engaged milliseconds, one a band of the body, when sent.
-    public var attention: [UInt32]?
+    public var attention: [UInt32]? {
+        get { parts?.attention }
+        set { updateParts { $0.attention = newValue } }
+    }
     /// The device class the client named (docs/api.md, "Segments").
     public var device: DeviceClass?
     /// The class a vertical event's container width gives; `nil` for a horizontal event.
     public var widthDevice: DeviceClass?
     /// Where the reader came from, normalised (``ReaderSource/normalised(_:)``), when sent.
-    public var source: String?
+    public var source: String? {
+        get { parts?.source }
+        set { updateParts { $0.source = newValue } }
+    }
+    /// Sections, attention and source, which few events carry: out of line, so that the common
+    /// event is small and its copies cheap. `nil` when the event has none of them.
+    package private(set) var parts: Parts?
 
     public init(
         article: String, reader: String, timeMs: Int64, progress: Double, seenDepth: Double,
@@ -46,11 +58,43 @@ public struct EventRecord: Sendable, Equatable {
         self.scrollable = scrollable
         self.engagedMs = engagedMs
         self.eventID = eventID
-        self.sections = sections
-        self.attention = attention
         self.device = device
         self.widthDevice = widthDevice
-        self.source = source
+        if sections != nil || attention != nil || source != nil {
+            parts = Parts(sections: sections, attention: attention, source: source)
+        }
+    }
+
+    /// An event's sections, attention and source, shared between copies until one changes.
+    package final class Parts: Sendable, Equatable {
+        package let sections: [Section]?
+        package let attention: [UInt32]?
+        package let source: String?
+
+        package init(sections: [Section]?, attention: [UInt32]?, source: String?) {
+            self.sections = sections
+            self.attention = attention
+            self.source = source
+        }
+
+        package static func == (a: Parts, b: Parts) -> Bool {
+            a.sections == b.sections && a.attention == b.attention && a.source == b.source
+        }
+    }
+
+    /// Values of the parts, to change one and store them back (none left: no box).
+    private struct PartValues {
+        var sections: [Section]?
+        var attention: [UInt32]?
+        var source: String?
+    }
+
+    private mutating func updateParts(_ change: (inout PartValues) -> Void) {
+        var values = PartValues(sections: parts?.sections, attention: parts?.attention, source: parts?.source)
+        change(&values)
+        parts =
+            values.sections == nil && values.attention == nil && values.source == nil
+            ? nil : Parts(sections: values.sections, attention: values.attention, source: values.source)
     }
 
     /// Days since 1970-01-01 (UTC) of `timeMs`.

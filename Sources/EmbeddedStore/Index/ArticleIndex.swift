@@ -73,7 +73,7 @@ struct ArticleIndex: Sendable {
     /// Folds the section map and attention `event` carries, if any: a change of them alone
     /// moves the version too, so that no answer kept from before passes for one after.
     mutating func foldSections(_ event: EventRecord) {
-        guard event.sections != nil || event.attention != nil else { return }
+        guard let parts = event.parts, parts.sections != nil || parts.attention != nil else { return }
         if sections.fold(event) { version &+= 1 }
     }
 

@@ -71,7 +71,7 @@ struct IndexState {
                 fold(
                     slot: slot, reader: events[index].reader, day: events[index].day,
                     ReaderFigures(events[index]))
-                articles[Int(slot)].foldSections(events[index])
+                if events[index].parts != nil { articles[Int(slot)].foldSections(events[index]) }
             }
             return
         }
@@ -100,7 +100,8 @@ struct IndexState {
             let isNew = articles[Int(found[index].slot)].fold(
                 reader: events[index].reader, readerHash: found[index].readerHash, day: events[index].day,
                 ReaderFigures(events[index]))
-            articles[Int(found[index].slot)].foldSections(events[index])
+            // Most events have no parts: no copy of the event for them.
+            if events[index].parts != nil { articles[Int(found[index].slot)].foldSections(events[index]) }
             if isNew { pairCount += 1 }
             noteChange(of: found[index].slot)
         }

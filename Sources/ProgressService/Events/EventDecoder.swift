@@ -12,14 +12,35 @@ struct DecodedEvent: Sendable {
     /// Client time in ms since the epoch, when the client sent one.
     let timeMs: Int64?
     let id: String?
-    /// The article's headings (docs/api.md, "Sections and attention"), when sent.
-    var sections: [Section]? = nil
-    /// ``AttentionBands/count`` engaged milliseconds, one a band of the body, when sent.
-    var attention: [UInt32]? = nil
     /// The device class the client named, when it named one.
-    var device: DeviceClass? = nil
+    let device: DeviceClass?
+    /// Sections, attention and source, out of line (`nil` when none was sent): the common
+    /// event is small, and goes through the batch's sink without copies of them.
+    let parts: EventRecord.Parts?
+
+    init(
+        article: String, reader: String?, geometry: ScrollSnapshot, engagedMs: Int64, timeMs: Int64?,
+        id: String?, sections: [Section]? = nil, attention: [UInt32]? = nil, device: DeviceClass? = nil,
+        source: String? = nil
+    ) {
+        self.article = article
+        self.reader = reader
+        self.geometry = geometry
+        self.engagedMs = engagedMs
+        self.timeMs = timeMs
+        self.id = id
+        self.device = device
+        parts =
+            sections == nil && attention == nil && source == nil
+            ? nil : EventRecord.Parts(sections: sections, attention: attention, source: source)
+    }
+
+    /// The article's headings (docs/api.md, "Sections and attention"), when sent.
+    var sections: [Section]? { parts?.sections }
+    /// ``AttentionBands/count`` engaged milliseconds, one a band of the body, when sent.
+    var attention: [UInt32]? { parts?.attention }
     /// Where the reader came from, normalised (``ReaderSource/normalised(_:)``), when sent.
-    var source: String? = nil
+    var source: String? { parts?.source }
 }
 
 /// Turns a parsed JSON object into a `DecodedEvent`, naming the field at fault when it can't.
@@ -61,15 +82,13 @@ struct EventDecoder {
         let engagedMs = try integer(present(value["engagedMs"]), "engagedMs", in: 0...Self.engagedMsMax) ?? 0
         let timeMs = try EventTime.parse(present(value["time"]))
         let id = try optionalString(value["id"], "id", maxBytes: Self.idMaxBytes)
-        var event = DecodedEvent(
+        return DecodedEvent(
             article: article ?? "", reader: reader, geometry: geometry, engagedMs: engagedMs,
-            timeMs: timeMs, id: id)
-        event.sections = try sections(value["sections"])
-        event.attention = try attention(value["attention"], engagedMs: engagedMs)
-        event.device = try device(value["device"])
-        event.source = try optionalString(value["source"], "source", maxBytes: ReaderSource.maximumBytes)
-            .map(ReaderSource.normalised)
-        return event
+            timeMs: timeMs, id: id, sections: try sections(value["sections"]),
+            attention: try attention(value["attention"], engagedMs: engagedMs),
+            device: try device(value["device"]),
+            source: try optionalString(value["source"], "source", maxBytes: ReaderSource.maximumBytes)
+                .map(ReaderSource.normalised))
     }
 
     private func identity(_ object: JSONValue, _ field: String, maxBytes: Int) throws(APIError) -> String? {

@@ -103,13 +103,9 @@ extension EventScanner {
         }
         // Each band within the event's engaged time, which may have come after them.
         if let attention, attention.contains(where: { Int64($0) > engagedMs }) { throw Unusual() }
-        var event = DecodedEvent(
+        return DecodedEvent(
             article: article ?? "", reader: reader, geometry: geometry, engagedMs: engagedMs,
-            timeMs: timeMs, id: id)
-        event.attention = attention
-        event.device = device
-        event.source = source
-        return event
+            timeMs: timeMs, id: id, attention: attention, device: device, source: source)
     }
 
     /// The member whose name starts at `index`, told apart by its first byte; `nil` for a name
