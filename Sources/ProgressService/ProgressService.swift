@@ -55,14 +55,25 @@ public final class ProgressService: HTTPResponder {
         else {
             return PreparedResponse(render(.success(reply), origin: nil)).map { PreparedReply(identity: $0) }
         }
-        var varying = reply
-        varying.headers.append(("Vary", "Accept-Encoding"))
-        var compressed = varying
+        var compressed = reply
         compressed.body = packed
         compressed.headers.append(("Content-Encoding", "gzip"))
-        guard let identity = PreparedResponse(render(.success(varying), origin: nil)) else { return nil }
+        guard let identity = PreparedResponse(Self.varyingByEncoding(render(.success(reply), origin: nil)))
+        else { return nil }
         return PreparedReply(
-            identity: identity, gzip: PreparedResponse(render(.success(compressed), origin: nil)))
+            identity: identity,
+            gzip: PreparedResponse(Self.varyingByEncoding(render(.success(compressed), origin: nil))))
+    }
+
+    /// `response` with `Accept-Encoding` added to its `Vary` field.
+    private static func varyingByEncoding(_ response: HTTPResponse) -> HTTPResponse {
+        var varying = response
+        if let index = varying.headers.firstIndex(where: { $0.name == "Vary" }) {
+            varying.headers[index].value += ", Accept-Encoding"
+        } else {
+            varying.headers.append(("Vary", "Accept-Encoding"))
+        }
+        return varying
     }
 
     public func respond(to request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
