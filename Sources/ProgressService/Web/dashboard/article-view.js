@@ -143,6 +143,7 @@ export class ArticleView {
     const range = resolveRange(state);
     const previous = previousRange(range);
     this.range.show(state);
+    this.segments.show(state, this.sources);
     this.metric.value = state.metric;
     if (document.activeElement !== this.minEngaged) this.minEngaged.value = state.minEngagedSeconds ?? "";
     this.compare.checked = state.compare && previous !== null;
@@ -187,7 +188,8 @@ export class ArticleView {
         extra(articleSegments(this.article,
           { ...query(range), device: null, source: null, by: "source", limit: 50 }, request.signal)),
       ]);
-      this.segments.show(state, sourceNames(sources));
+      this.sources = sourceNames(sources);
+      this.segments.show(state, this.sources);
       this.render(stats, before, state, range, previous, split);
     } catch (error) {
       if (error.name === "AbortError" || this.app.handle(error)) return;
