@@ -206,9 +206,10 @@ enum DemoData {
     /// Segments worth comparing: readers on phones give up sooner, and those who came from the
     /// newsletter (they chose to) read further than those a link happened to bring.
     private static func segmentDepth(_ depth: Double, onPhone: Bool, source: String?) -> Double {
-        var depth = onPhone ? depth * 0.8 : depth
-        if source == "newsletter" { depth += (1 - depth) * 0.5 }
-        if source == "t.co" { depth *= 0.75 }
+        // Powers keep 0 and 1 where they are: a phone reader who finishes still finishes.
+        var depth = onPhone ? pow(depth, 1.35) : depth
+        if source == "newsletter" { depth = pow(depth, 0.6) }
+        if source == "t.co" { depth = pow(depth, 2.2) }
         return min(1, depth)
     }
 

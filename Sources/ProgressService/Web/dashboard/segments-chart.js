@@ -76,7 +76,7 @@ export function segmentsChart(segments, describe) {
   const legend = h("ul", { class: "legend segment-legend", "aria-label": "Which curve is which" },
     segments.slice(0, MOST_CURVES).map((segment, index) => h("li", {
       "data-segment": segment.segment, "data-marker": STYLES[index].marker, "data-dash": STYLES[index].dash || "solid",
-    }, swatch(index), h("bdi", {}, segment.segment), ` (${STYLES[index].name}): ${describe(segment)}`)));
+    }, swatch(index), h("bdi", {}, segment.segment), `\u00a0(${STYLES[index].name}): ${describe(segment)}`)));
   const middle = MARGIN.top + plotHeight / 2;
   return h("figure", { class: "chart segments-figure" },
     h("figcaption", { class: "visually-hidden" },
