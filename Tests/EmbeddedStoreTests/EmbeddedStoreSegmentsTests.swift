@@ -179,6 +179,26 @@ struct EmbeddedStoreSegmentsTests {
         return body
     }
 
+    @Test("retention takes expired reader-days out with their segments; the days kept keep theirs")
+    func retention() throws {
+        let folder = try TemporaryFolder()
+        do {
+            let store = try EmbeddedStore.open(path: folder.databasePath)
+            _ = try waitFor { store.append(Self.events, completion: $0) }
+            store.close()
+        }
+        let now = Int64(Self.day + 1) * 86_400_000 + 7_200_000
+        let store = try EmbeddedStore.open(
+            path: folder.databasePath, options: EmbeddedStore.Options(retentionDays: 1, clock: { now }))
+        defer { store.close() }
+        let answers = try Self.answers(store)
+        #expect(
+            answers[...4] == [
+                "phone -: ", "desktop -: d×2", "- google.com: d×2", "- newsletter: ", "- (direct): ",
+            ])
+        #expect(answers[5...] == ["desktop=1", "google.com=1"])
+    }
+
     @Test("past the bound a new source counts as (other), after a restart too")
     func bound() throws {
         let folder = try TemporaryFolder()

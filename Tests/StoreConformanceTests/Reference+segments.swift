@@ -76,13 +76,29 @@ extension Reference {
     }
 }
 
+extension Reference {
+    /// The sections of `query` under its segment filter: the article's map, the reached and
+    /// stopped-within shares over the segment's readers, and no attention.
+    func segmentSections(_ query: StatisticsQuery, bound: Int = 10_000) -> SectionStatistics? {
+        guard !query.segment.isAll else { return sections(query) }
+        guard let all = sections(query) else { return nil }
+        let depths = (readers(of: query.article, in: query.days, segment: query.segment, bound: bound) ?? [])
+            .map { $0.scrollable ? $0.maxSeenDepth : 1 }.sorted()
+        return SectionStatistics.compute(
+            map: all.sections.map { Section(title: $0.title, start: $0.start, words: $0.words) },
+            readers: depths.count,
+            readersAtOrAbove: { SectionStatistics.countAtOrAbove($0, inSorted: depths) },
+            attentionMs: nil)
+    }
+}
+
 /// Random events whose readers name devices and sources, and give widths: some days of a
 /// reader change class or source as later events (by time, or by arrival) come in.
 func eventsWithSegments(
     count: Int, articles: [String], readers: Int, sources: [String] = segmentSources, seed: UInt64
 ) -> [EventRecord] {
     var random = SplitMix(state: seed &+ 1)
-    var events = randomEvents(count: count, articles: articles, readers: readers, seed: seed)
+    var events = eventsWithParts(count: count, articles: articles, readers: readers, seed: seed)
     for index in events.indices {
         if Int.random(in: 0..<3, using: &random) == 0 {
             events[index].device = DeviceClass.allCases.randomElement(using: &random)

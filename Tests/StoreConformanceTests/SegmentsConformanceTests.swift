@@ -33,6 +33,16 @@ struct SegmentsConformanceTests {
                             "\(query): \(String(describing: got)) vs \(String(describing: want))",
                             sourceLocation: sourceLocation)
                     }
+                    let sections = StatisticsQuery(
+                        article: article, days: days, threshold: 0.9, segment: filter)
+                    let got = try store.sections(sections)
+                    #expect(
+                        got.map {
+                            SectionsConformanceTests.near(
+                                $0, reference.segmentSections(sections, bound: bound))
+                        }
+                            ?? (reference.segmentSections(sections, bound: bound) == nil),
+                        "\(sections): \(String(describing: got))", sourceLocation: sourceLocation)
                     #expect(
                         try store.readers(of: article, in: days, segment: filter)
                             == reference.readers(of: article, in: days, segment: filter, bound: bound),
