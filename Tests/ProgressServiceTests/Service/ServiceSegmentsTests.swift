@@ -1,4 +1,5 @@
 import Foundation
+import ProgressService
 import Testing
 
 @testable import HTTPServer
@@ -209,6 +210,26 @@ struct ServiceSegmentsTests {
         for (target, answer) in zip(targets, first) where target != targets[1] {
             #expect(try service.get(target).body != answer.body, "\(target)")
         }
+    }
+
+    @Test("unencoded slashes end at the last /segments; HEAD and an allowed Origin as on the stats route")
+    func paths() throws {
+        let service = try Service(ServiceConfiguration(allowedOrigins: ["https://news.example"]))
+        try Self.readers(service, article: "/blog/a")
+        try Self.readers(service, article: "x/segments")
+        let plain = try service.get(Self.path("/blog/a", "by=device"))
+        #expect(try service.get("/v1/articles//blog/a/segments?by=device").body == plain.body)
+        let stats = try service.get("/v1/articles/x/segments/stats").json()
+        #expect(stats["article"] as? String == "x/segments")
+        #expect(try service.get("/v1/articles/x/segments?by=device").status == 404)
+        let head = try service.ask("HEAD", Self.path("/blog/a", "by=device"))
+        #expect(head.status == 200)
+        #expect(head.header("Cache-Control") == "no-store")
+        let browser = try service.get(
+            Self.path("/blog/a", "by=device"), headers: [("Origin", "https://news.example")])
+        #expect(browser.body == plain.body)
+        #expect(browser.header("Access-Control-Allow-Origin") == "https://news.example")
+        #expect(browser.header("Access-Control-Allow-Credentials") == "true")
     }
 
     /// A segment of the segments route says what the stats route filtered to it says.

@@ -3,7 +3,7 @@
 // range), and the same figures for the period of the same length just before, to compare; all of
 // it for one segment of the readers when one is picked, and segments compared curve by curve.
 
-import { ApiError, articleSegments, articleStats, isAddressable } from "./api.js";
+import { ApiError, articleStats, isAddressable } from "./api.js";
 import { ReachChart, sentence } from "./chart.js";
 import { RangeControl } from "./controls.js";
 import { download, fileNamePart } from "./csv.js";
@@ -11,7 +11,7 @@ import { articleText, h, replace } from "./dom.js";
 import * as format from "./format.js";
 import { errorPanel } from "./notices.js";
 import { sectionsPanel } from "./sections-view.js";
-import { filterNote, SegmentControls, segmentsPanel, segmentWords, sourceNames } from "./segments-view.js";
+import { filterNote, SegmentControls, segmentRequests, segmentsPanel, segmentWords, sourceNames } from "./segments-view.js";
 import { previousRange, resolveRange, viewHref } from "./state.js";
 
 /** The figures shown, in order: the key tests and CSS know them by, how each is read from the
@@ -175,18 +175,11 @@ export class ArticleView {
       device: state.device,
       source: state.source,
     });
-    // The comparison and the picker's sources are extras: when they fail, the figures still show.
-    const extra = (promise) => promise.catch((error) =>
-      (error.name === "AbortError" || error.status === 401 ? Promise.reject(error) : { failed: error }));
     try {
-      const [stats, before, split, sources] = await Promise.all([
+      const [stats, before, [split, sources]] = await Promise.all([
         articleStats(this.article, query(range), request.signal),
         this.compare.checked ? articleStats(this.article, query(previous), request.signal) : null,
-        state.by
-          ? extra(articleSegments(this.article, { ...query(range), by: state.by, limit: 5 }, request.signal))
-          : null,
-        extra(articleSegments(this.article,
-          { ...query(range), device: null, source: null, by: "source", limit: 50 }, request.signal)),
+        segmentRequests(this.article, query(range), state, request.signal),
       ]);
       this.sources = sourceNames(sources);
       this.segments.show(state, this.sources);

@@ -2,6 +2,7 @@
 // both, kept in the URL), and "compare by device / source" — the segments route's answer as
 // curves over one another and as a table of their figures.
 
+import { articleSegments } from "./api.js";
 import { h, replace } from "./dom.js";
 import * as format from "./format.js";
 import { errorPanel } from "./notices.js";
@@ -46,6 +47,18 @@ export class SegmentControls {
     this.source.value = state.source ?? "";
     this.by.value = state.by ?? "";
   }
+}
+
+/** The segments compared (or null) and the sources for the picker (`by=source` without the
+ *  filter), for the stats `query`. Both are extras: when one fails it resolves to `{failed}`, so
+ *  that the figures still show. */
+export function segmentRequests(article, query, state, signal) {
+  const extra = (promise) => promise.catch((error) =>
+    (error.name === "AbortError" || error.status === 401 ? Promise.reject(error) : { failed: error }));
+  return Promise.all([
+    state.by ? extra(articleSegments(article, { ...query, by: state.by, limit: MOST_CURVES }, signal)) : null,
+    extra(articleSegments(article, { ...query, device: null, source: null, by: "source", limit: 50 }, signal)),
+  ]);
 }
 
 /** The names a `by=source` answer lists, for the source picker. */
