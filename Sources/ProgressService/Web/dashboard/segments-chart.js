@@ -19,7 +19,7 @@ export const STYLES = [
 
 const WIDTH = 640;
 const HEIGHT = 300;
-const MARGIN = { top: 16, right: 18, bottom: 40, left: 52 };
+const MARGIN = { top: 16, right: 30, bottom: 44, left: 72 };
 
 /** The path of marker `shape` centred on (x, y). */
 function markerPath(shape, x, y) {
