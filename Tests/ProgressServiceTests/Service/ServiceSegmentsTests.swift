@@ -232,6 +232,20 @@ struct ServiceSegmentsTests {
         #expect(browser.header("Access-Control-Allow-Credentials") == "true")
     }
 
+    @Test("an erased reader is gone from the segments and the filtered stats at once")
+    func erased() throws {
+        let service = try Service(ServiceConfiguration(apiToken: "t0ken"))
+        try Self.readers(service)
+        let auth = [("Authorization", "Bearer t0ken")]
+        let before = try service.get(Self.path("/s", "by=device"), headers: auth).json()
+        #expect((before["segments"] as? [[String: Any]])?.first?["readers"] as? Int == 3)
+        #expect(try service.ask("DELETE", "/v1/readers/p1", headers: auth).status == 200)
+        let after = try service.get(Self.path("/s", "by=device"), headers: auth).json()
+        #expect((after["segments"] as? [[String: Any]])?.first?["readers"] as? Int == 2)
+        let phone = try service.get(Service.statsPath("/s", "device=phone"), headers: auth).json()
+        #expect(phone["readers"] as? Int == 2)
+    }
+
     /// A segment of the segments route says what the stats route filtered to it says.
     static func expectSame(
         _ segment: [String: Any], _ stats: [String: Any], _ label: String,
