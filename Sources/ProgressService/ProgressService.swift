@@ -18,6 +18,8 @@ public final class ProgressService: HTTPResponder {
     let limiter: RateLimiter<ClientNetwork>?
     /// Stats answers by article and query, while the article is unchanged.
     let statsCache = AnswerCache()
+    /// Segments answers, the same way.
+    let segmentsCache = AnswerCache()
     /// Reader ids for events that name none, and today's salt.
     let derivedReaders: DerivedReaders
     /// Milliseconds since the epoch; replaceable so tests can pin the clock.
@@ -163,6 +165,7 @@ public final class ProgressService: HTTPResponder {
         case .progress: finish(Result { () throws(APIError) in try progress(request) })
         case .articles: listing(request, finish)
         case .stats(let rawArticle): statistics(request, rawArticle: rawArticle, finish)
+        case .segments(let rawArticle): segments(request, rawArticle: rawArticle, finish)
         case .reader(let rawReader): erase(.reader, rawID: rawReader, finish)
         case .article(let rawArticle): erase(.article, rawID: rawArticle, finish)
         case .healthz:

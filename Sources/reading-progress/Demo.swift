@@ -1,8 +1,9 @@
 import Foundation
+import ProgressCore
 import ProgressStore
 
 /// `serve --demo`: four weeks of readers on a handful of articles of different lengths and
-/// shapes of drop-off, appended through the store's own API before the service starts, so
+/// shapes of drop-off, on phones, tablets and desktops and from a few sources, appended through the store's own API before the service starts, so
 /// that the dashboard has something to show on a first run.
 ///
 /// Deterministic: fixed seeds give the same readers, depths and engaged times every run, on the
@@ -133,6 +134,14 @@ enum DemoData {
         let reader = readerID(&random)
         let onPhone = random.unit() < 0.6
         let screens = onPhone ? article.screens : article.screens * (0.45 + 0.3 * random.unit())
+        let width: Double = onPhone ? 390 : random.unit() < 0.3 ? 820 : 1440
+        let source = Self.source(&random)
+        let segment = { (record: EventRecord) -> EventRecord in
+            var record = record
+            record.widthDevice = DeviceClass(containerWidth: width)
+            record.source = source
+            return record
+        }
         let secondsPerScreen = 6 + 14 * random.unit() * random.unit()
         guard screens > 1 else {
             // The whole article fits the screen: nothing to scroll, seen in full.
@@ -147,9 +156,9 @@ enum DemoData {
                     seenDepth: 1,
                     scrollable: false, engagedMs: engaged,
                     attention: [UInt32](repeating: UInt32(engaged), count: 20)),
-            ].filter { $0.timeMs <= nowMs }
+            ].filter { $0.timeMs <= nowMs }.map(segment)
         }
-        let depth = stop(in: article.stops, &random)
+        let depth = segmentDepth(stop(in: article.stops, &random), onPhone: onPhone, source: source)
         let steps = 1 + Int((depth * 5 * random.unit()).rounded(.up))
         let visible = 1 / screens
         var events: [EventRecord] = []
@@ -175,7 +184,33 @@ enum DemoData {
                     seenDepth: min(1, progress * (1 - visible) + visible), scrollable: true,
                     engagedMs: engaged, sections: step == 0 ? article.sections : nil, attention: attention))
         }
-        return events
+        return events.map(segment)
+    }
+
+    /// Where readers come from, as the web tracker names them: a referrer's host or a
+    /// campaign's `utm_source`; `nil` for a reader who typed the address.
+    private static let sources: [(weight: Double, name: String?)] = [
+        (0.36, nil), (0.2, "news.google.com"), (0.16, "newsletter"), (0.12, "duckduckgo.com"),
+        (0.1, "t.co"), (0.06, "reddit.com"),
+    ]
+
+    private static func source(_ random: inout SplitMix64) -> String? {
+        var pick = random.unit()
+        for (weight, name) in sources {
+            pick -= weight
+            if pick < 0 { return name }
+        }
+        return nil
+    }
+
+    /// Segments worth comparing: readers on phones give up sooner, and those who came from the
+    /// newsletter (they chose to) read further than those a link happened to bring.
+    private static func segmentDepth(_ depth: Double, onPhone: Bool, source: String?) -> Double {
+        // Powers keep 0 and 1 where they are: a phone reader who finishes still finishes.
+        var depth = onPhone ? pow(depth, 1.35) : depth
+        if source == "newsletter" { depth = pow(depth, 0.6) }
+        if source == "t.co" { depth = pow(depth, 2.2) }
+        return min(1, depth)
     }
 
     private static func stop(

@@ -1,5 +1,5 @@
 """The dashboard as a person meets it, on the `--demo` sample: screenshots at desktop and phone
-widths kept under .build/browser-artifacts/, nothing wider than a phone, every control labelled
+widths (the list, an article, an article's segments compared) kept under .build/browser-artifacts/, nothing wider than a phone, every control labelled
 and reachable from the keyboard, and text in colours that keep their contrast."""
 
 import unittest
@@ -61,6 +61,8 @@ class ScreenTests(DashboardTestCase):
             ("list", dashboard_url(self.service), "table.articles"),
             ("article", dashboard_url(self.service, article=ARTICLE, range="7d", compare="1", metric="seenDepth"),
              "svg.reach-chart .reach-previous ~ .headings"),
+            ("segments", dashboard_url(self.service, article=ARTICLE, device="phone", by="source"),
+             "table.segment-figures"),
         ]
 
     def test_screenshots_at_desktop_and_phone_widths(self):
@@ -106,6 +108,9 @@ class ScreenTests(DashboardTestCase):
                 if view == "article":
                     self.assertIn("reach-chart", reached)
                     for control in ["metric", "threshold", "min-engaged", "compare", "7d", "article-from"]:
+                        self.assertIn(control, reached)
+                elif view == "segments":
+                    for control in ["segment-device", "segment-source", "compare-by", "reach-chart"]:
                         self.assertIn(control, reached)
                 else:
                     for control in ["prefix", "limit", "readers", "completion", "7d", "list-from"]:

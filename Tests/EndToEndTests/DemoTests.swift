@@ -38,6 +38,29 @@ struct DemoTests {
         #expect(readers.allSatisfy { $0 > 50 })
     }
 
+    @Test("the sample's segments are worth comparing: phones stop sooner, the newsletter reads further")
+    func segments() throws {
+        let server = try ServerProcess(store: "memory:", arguments: ["--demo"])
+        let path = "/v1/articles/\(Scenario.segment("/blog/how-to-read-a-long-article"))/segments"
+        func means(_ by: String) throws -> [String: Double] {
+            let answer = try server.client().get("\(path)?by=\(by)&metric=seenDepth").json
+            let segments = try #require(answer["segments"] as? [[String: Any]])
+            return Dictionary(
+                uniqueKeysWithValues: segments.compactMap { segment in
+                    (segment["depth"] as? [String: Any])?["mean"].flatMap { $0 as? Double }.map {
+                        (segment["segment"] as? String ?? "", $0)
+                    }
+                })
+        }
+        let devices = try means("device")
+        #expect(Set(devices.keys) == ["phone", "tablet", "desktop"])
+        #expect((devices["phone"] ?? 1) < (devices["desktop"] ?? 0), "\(devices)")
+        let sources = try means("source")
+        #expect(sources.count >= 5, "\(sources)")
+        #expect((sources["newsletter"] ?? 0) > (sources["(direct)"] ?? 1), "\(sources)")
+        #expect(server.stop() == 0)
+    }
+
     @Test("--demo with another store on the command line is refused before anything starts")
     func refusesOtherStores() throws {
         let folder = try TemporaryDirectory()

@@ -23,6 +23,11 @@ package final class StandaloneIndex: Sendable {
         index.statisticsNow(query)
     }
 
+    /// The segments the segments route answers, folded on this thread when counters cannot answer.
+    package func segments(_ query: SegmentsQuery) -> SegmentStatistics? {
+        index.segmentsNow(query)
+    }
+
     package func listing(_ query: ListingQuery) -> ListingPage {
         index.listing(query)
     }

@@ -37,6 +37,7 @@ extension ProgressService {
                     let count = try result.mapError { APIError.storeUnavailable($0.message) }.get()
                     metrics.recordErasure(kind, readerDays: count.readerDays)
                     statsCache.removeAll()
+                    segmentsCache.removeAll()
                     var writer = JSONWriter()
                     writer.beginObject()
                     writer.key("erased")

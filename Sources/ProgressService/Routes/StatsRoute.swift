@@ -1,4 +1,5 @@
 import HTTPServer
+import ProgressCore
 import ProgressStore
 
 extension ProgressService {
@@ -54,17 +55,25 @@ extension ProgressService {
         }
     }
 
-    private func statisticsQuery(article: String, query rawQuery: String?) throws(APIError) -> StatisticsQuery
-    {
-        let query = try QueryParameters(rawQuery)
+    /// The stats route's parameters (docs/api.md, "Statistics of one article"), which the
+    /// segments route shares.
+    func statisticsQuery(article: String, query: QueryParameters) throws(APIError) -> StatisticsQuery {
         let metric = try query.choice("metric", default: ArticleStatistics.Metric.progress)
         let threshold = try query.number("threshold", in: 0...1) ?? configuration.completionThreshold
         let minEngagedSeconds = try query.number("minEngagedSeconds", in: 0...1e12) ?? 0
         let (from, to) = try query.dayRange()
+        let device: DeviceClass? = try query.choice("device")
+        let source = try query.text("source", bytes: 1...ReaderSource.maximumBytes).map(
+            ReaderSource.normalised)
         return StatisticsQuery(
             article: article, days: DayRange(from: from, to: to),
             metric: metric, threshold: threshold,
-            minEngagedSeconds: minEngagedSeconds)
+            minEngagedSeconds: minEngagedSeconds, segment: SegmentFilter(device: device, source: source))
+    }
+
+    private func statisticsQuery(article: String, query rawQuery: String?) throws(APIError) -> StatisticsQuery
+    {
+        try statisticsQuery(article: article, query: QueryParameters(rawQuery))
     }
 
     private func render(_ stats: ArticleStatistics, _ parts: SectionStatistics, for query: StatisticsQuery)
@@ -90,6 +99,11 @@ extension ProgressService {
         } else {
             w.null()
         }
+        let segment = query.segment
+        w.key("device")
+        if let device = segment.device { w.string(device.rawValue) } else { w.null() }
+        w.key("source")
+        if let source = segment.source { w.string(source) } else { w.null() }
         w.key("readers")
         w.integer(stats.readers)
         w.key("unscrollableReaders")
@@ -129,11 +143,13 @@ extension ProgressService {
         w.key("meanPerReader")
         w.number(stats.engagedMeanPerReader)
         w.endObject()
+        // A segment's figures come without first and last times (docs/api.md, "Segments").
+        let (first, last) = segment.isAll ? (stats.firstMs, stats.lastMs) : (nil, nil)
         w.key("firstEventAt")
-        if let first = stats.firstMs { w.string(EventTime.format(first)) } else { w.null() }
+        if let first { w.string(EventTime.format(first)) } else { w.null() }
         w.key("lastEventAt")
-        if let last = stats.lastMs { w.string(EventTime.format(last)) } else { w.null() }
-        write(parts, into: &w)
+        if let last { w.string(EventTime.format(last)) } else { w.null() }
+        write(parts, filtered: !segment.isAll, into: &w)
         w.endObject()
         return .json(200, w)
     }
@@ -141,9 +157,11 @@ extension ProgressService {
 
 extension ProgressService {
     /// `attention` and `sections` (docs/api.md, "Sections and attention").
-    fileprivate func write(_ parts: SectionStatistics, into w: inout JSONWriter) {
+    /// Under a segment filter attention is null, and so are each section's seconds and words a
+    /// minute: attention is kept by article and day, not by reader.
+    fileprivate func write(_ parts: SectionStatistics, filtered: Bool, into w: inout JSONWriter) {
         w.key("attention")
-        if let attention = parts.attention {
+        if let attention = parts.attention, !filtered {
             w.beginArray()
             for seconds in attention { w.number(seconds) }
             w.endArray()
@@ -167,9 +185,9 @@ extension ProgressService {
             w.key("stoppedWithin")
             w.number(section.stoppedWithin)
             w.key("seconds")
-            if let seconds = section.seconds { w.number(seconds) } else { w.null() }
+            if let seconds = section.seconds, !filtered { w.number(seconds) } else { w.null() }
             w.key("wordsPerMinute")
-            if let rate = section.wordsPerMinute { w.number(rate) } else { w.null() }
+            if let rate = section.wordsPerMinute, !filtered { w.number(rate) } else { w.null() }
             w.endObject()
         }
         w.endArray()

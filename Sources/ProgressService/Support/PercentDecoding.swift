@@ -88,7 +88,13 @@ struct QueryParameters: Sendable {
 
     func choice<T: RawRepresentable>(_ name: String, default fallback: T) throws(APIError) -> T
     where T.RawValue == String, T: CaseIterable {
-        guard let text = values[name] else { return fallback }
+        try choice(name) ?? fallback
+    }
+
+    /// One of `T`'s names, or `nil` when absent.
+    func choice<T: RawRepresentable>(_ name: String) throws(APIError) -> T?
+    where T.RawValue == String, T: CaseIterable {
+        guard let text = values[name] else { return nil }
         guard let value = T(rawValue: text) else {
             let names = T.allCases.map(\.rawValue).joined(separator: ", ")
             throw .invalidQuery("\(name) must be one of \(names)", field: name)

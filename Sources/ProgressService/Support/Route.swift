@@ -5,6 +5,8 @@ enum Route: Sendable, Equatable {
     case articles
     /// `rawArticle` is the still-encoded segment between `/v1/articles/` and `/stats`.
     case stats(rawArticle: Substring)
+    /// `rawArticle` is the still-encoded segment between `/v1/articles/` and `/segments`.
+    case segments(rawArticle: Substring)
     /// `DELETE /v1/readers/{reader}`: `rawReader` is the still-encoded last segment.
     case reader(rawReader: Substring)
     /// `DELETE /v1/articles/{article}`: `rawArticle` is the still-encoded last segment.
@@ -24,12 +26,13 @@ enum Route: Sendable, Equatable {
         case 12 where path == "/v1/articles": self = .articles
         default:
             // Lenient on purpose: an id with unencoded slashes (`/v1/articles//blog/a/stats`)
-            // still finds its article, since the last `/stats` ends the id. Not so the erase
+            // still finds its article, since the last `/stats` (or `/segments`) ends the id. Not so the erase
             // routes: a slip in the path must not erase something else, so their id is exactly
             // one segment.
             let articles = "/v1/articles/"
             let readers = "/v1/readers/"
             let suffix = "/stats"
+            let segmentsSuffix = "/segments"
             if path.utf8.count > readers.utf8.count, path.hasPrefix(readers) {
                 let rest = path.utf8.dropFirst(readers.utf8.count)
                 guard !rest.contains(UInt8(ascii: "/")) else { return nil }
@@ -44,6 +47,8 @@ enum Route: Sendable, Equatable {
             let rest = path.utf8.dropFirst(articles.utf8.count)
             if rest.count > suffix.utf8.count, path.hasSuffix(suffix) {
                 self = .stats(rawArticle: rest.dropLast(suffix.utf8.count).substring(of: path))
+            } else if rest.count > segmentsSuffix.utf8.count, path.hasSuffix(segmentsSuffix) {
+                self = .segments(rawArticle: rest.dropLast(segmentsSuffix.utf8.count).substring(of: path))
             } else if !rest.contains(UInt8(ascii: "/")) {
                 self = .article(rawArticle: rest.substring(of: path))
             } else {
@@ -59,6 +64,7 @@ enum Route: Sendable, Equatable {
         case .progress: return .progress
         case .articles: return .articles
         case .stats: return .stats
+        case .segments: return .segments
         case .reader: return .reader
         case .article: return .article
         case .healthz: return .healthz
@@ -71,7 +77,7 @@ enum Route: Sendable, Equatable {
     var methods: [String] {
         switch self {
         case .events, .progress: return Self.ingestMethods
-        case .articles, .stats: return Self.readMethods
+        case .articles, .stats, .segments: return Self.readMethods
         case .reader, .article: return Self.eraseMethods
         case .healthz, .metrics, .asset: return Self.operationsMethods
         }
@@ -86,7 +92,7 @@ enum Route: Sendable, Equatable {
     func answers(_ method: MethodLabel) -> Bool {
         switch self {
         case .events, .progress: return method == .post || method == .options
-        case .articles, .stats: return method == .get || method == .head || method == .options
+        case .articles, .stats, .segments: return method == .get || method == .head || method == .options
         case .reader, .article: return method == .delete || method == .options
         case .healthz, .metrics, .asset: return method == .get || method == .head
         }
@@ -97,14 +103,14 @@ enum Route: Sendable, Equatable {
     var isRateLimited: Bool {
         switch self {
         case .healthz, .asset: return false
-        case .events, .progress, .articles, .stats, .metrics, .reader, .article: return true
+        case .events, .progress, .articles, .stats, .segments, .metrics, .reader, .article: return true
         }
     }
 
     /// Whether `--api-token` guards the route.
     var needsToken: Bool {
         switch self {
-        case .articles, .stats, .metrics, .reader, .article: return true
+        case .articles, .stats, .segments, .metrics, .reader, .article: return true
         case .events, .progress, .healthz, .asset: return false
         }
     }
@@ -124,6 +130,7 @@ enum RouteLabel: Int, CaseIterable, Sendable {
     case metrics
     case articles
     case stats
+    case segments
     case events
     case progress
     case reader
@@ -143,6 +150,7 @@ enum RouteLabel: Int, CaseIterable, Sendable {
         case .metrics: return "/metrics"
         case .articles: return "/v1/articles"
         case .stats: return "/v1/articles/{article}/stats"
+        case .segments: return "/v1/articles/{article}/segments"
         case .events: return "/v1/events"
         case .progress: return "/v1/progress"
         case .reader: return "/v1/readers/{reader}"

@@ -31,6 +31,8 @@ extension WebAsset {
         ("chart.js", PackageResources.chart_js),
         ("chart-parts.js", PackageResources.chart_parts_js),
         ("sections-view.js", PackageResources.sections_view_js),
+        ("segments-chart.js", PackageResources.segments_chart_js),
+        ("segments-view.js", PackageResources.segments_view_js),
         ("list-view.js", PackageResources.list_view_js),
         ("article-view.js", PackageResources.article_view_js),
         ("token-view.js", PackageResources.token_view_js),

@@ -10,7 +10,7 @@ struct ServiceTokenTests {
     /// token is checked first, so a caller without it learns nothing of what exists.
     static let guarded = [
         Service.statsPath("/t"), "/v1/articles", "/metrics", Service.statsPath("/never"),
-        "/v1/articles?limit=0",
+        "/v1/articles?limit=0", "/v1/articles/%2Ft/segments?by=device",
     ]
 
     static let wrongAuthorizations: [String?] = [
@@ -18,7 +18,7 @@ struct ServiceTokenTests {
         "Bearer \(token)x", "Bearer \(token.uppercased())", "Bearer  \(token)",
     ]
 
-    @Test("stats, the listing and /metrics need the token: 401 with WWW-Authenticate without it")
+    @Test("stats, segments, the listing and /metrics need the token: 401 with WWW-Authenticate without it")
     func guardedRoutes() throws {
         let service = try Service(ServiceConfiguration(apiToken: Self.token))
         try service.ingest([Service.event("/t", "r1")])
@@ -48,6 +48,7 @@ struct ServiceTokenTests {
             #expect(try service.get(Self.guarded[2], headers: headers).status == 200)
             #expect(try service.get(Self.guarded[3], headers: headers).error.code == "unknown_article")
             #expect(try service.get(Self.guarded[4], headers: headers).error.code == "invalid_query")
+            #expect(try service.get(Self.guarded[5], headers: headers).status == 200)
         }
     }
 

@@ -86,9 +86,15 @@ export async function listAllArticles(query, signal) {
   return rows;
 }
 
-/** `GET /v1/articles/{article}/stats` with `query` (metric, threshold, minEngagedSeconds, from, to). */
+/** `GET /v1/articles/{article}/stats` with `query` (metric, threshold, minEngagedSeconds, from, to,
+ *  device, source). */
 export function articleStats(article, query, signal) {
   return getJSON(`v1/articles/${encodeURIComponent(article)}/stats`, query, signal);
+}
+
+/** `GET /v1/articles/{article}/segments` with `query` (by, limit, and the stats route's). */
+export function articleSegments(article, query, signal) {
+  return getJSON(`v1/articles/${encodeURIComponent(article)}/segments`, query, signal);
 }
 
 /** Whether an id can be asked for in a path at all: URLs resolve `.` and `..` away. */

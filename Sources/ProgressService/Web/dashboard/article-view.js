@@ -1,6 +1,7 @@
 // One article: its drop-off curve, the quartiles and the completion threshold on it, every
 // figure of its statistics, controls for the query (metric, threshold, minimum engaged time,
-// range), and the same figures for the period of the same length just before, to compare.
+// range), and the same figures for the period of the same length just before, to compare; all of
+// it for one segment of the readers when one is picked, and segments compared curve by curve.
 
 import { ApiError, articleStats, isAddressable } from "./api.js";
 import { ReachChart, sentence } from "./chart.js";
@@ -10,6 +11,7 @@ import { articleText, h, replace } from "./dom.js";
 import * as format from "./format.js";
 import { errorPanel } from "./notices.js";
 import { sectionsPanel } from "./sections-view.js";
+import { filterNote, SegmentControls, segmentRequests, segmentsPanel, segmentWords, sourceNames } from "./segments-view.js";
 import { previousRange, resolveRange, viewHref } from "./state.js";
 
 /** The figures shown, in order: the key tests and CSS know them by, how each is read from the
@@ -62,6 +64,7 @@ export class ArticleView {
     this.request = null;
     this.chart = new ReachChart();
     this.range = new RangeControl((range) => this.app.navigate(range), "article");
+    this.segments = new SegmentControls((changes) => this.app.navigate(changes));
 
     this.metric = h("select", { id: "metric", name: "metric", "aria-describedby": "metric-help" },
       h("option", { value: "progress" }, "progress"),
@@ -114,7 +117,8 @@ export class ArticleView {
           h("span", { id: "threshold-help", class: "help" }, "Depth that counts as read.")),
         h("div", { class: "field narrow" },
           h("label", { for: "min-engaged" }, "Minimum engaged seconds"), this.minEngaged,
-          h("span", { id: "engaged-help", class: "help" }, "Also needed to have completed."))),
+          h("span", { id: "engaged-help", class: "help" }, "Also needed to have completed.")),
+        this.segments.element),
       this.body);
   }
 
@@ -139,6 +143,7 @@ export class ArticleView {
     const range = resolveRange(state);
     const previous = previousRange(range);
     this.range.show(state);
+    this.segments.show(state, this.sources);
     this.metric.value = state.metric;
     if (document.activeElement !== this.minEngaged) this.minEngaged.value = state.minEngagedSeconds ?? "";
     this.compare.checked = state.compare && previous !== null;
@@ -148,7 +153,7 @@ export class ArticleView {
       : "Pick a range with a start to compare with the period before.";
     this.back.href = viewHref({ ...state, article: null, cursor: null });
     const metric = state.metric === "progress" ? "progress" : "seen depth";
-    this.summary.textContent = `${format.dayRange(range)} · ${metric}`;
+    this.summary.textContent = [format.dayRange(range), metric, segmentWords(state)].filter(Boolean).join(" · ");
     document.title = `${this.article} — Reading progress`;
 
     if (!isAddressable(this.article)) {
@@ -167,13 +172,18 @@ export class ArticleView {
       minEngagedSeconds: state.minEngagedSeconds,
       from: days.from,
       to: days.to,
+      device: state.device,
+      source: state.source,
     });
     try {
-      const [stats, before] = await Promise.all([
+      const [stats, before, [split, sources]] = await Promise.all([
         articleStats(this.article, query(range), request.signal),
         this.compare.checked ? articleStats(this.article, query(previous), request.signal) : null,
+        segmentRequests(this.article, query(range), state, request.signal),
       ]);
-      this.render(stats, before, state, range, previous);
+      this.sources = sourceNames(sources);
+      this.segments.show(state, this.sources);
+      this.render(stats, before, state, range, previous, split);
     } catch (error) {
       if (error.name === "AbortError" || this.app.handle(error)) return;
       replace(this.body, error.code === "unknown_article"
@@ -191,18 +201,20 @@ export class ArticleView {
       h("a", { class: "button", href: "./", "data-nav": "" }, "See every article"));
   }
 
-  render(stats, before, state, range, previous) {
+  render(stats, before, state, range, previous, split) {
     this.stats = stats;
     this.before = before;
     if (document.activeElement !== this.threshold) {
       this.threshold.value = String(Math.round(stats.completion.threshold * 10_000) / 100);
     }
     replace(this.body,
+      filterNote(state, () => this.app.navigate({ device: null, source: null })),
       this.notes(stats, state, range),
       this.figureList(stats, before),
       h("section", { class: "curve", "aria-labelledby": "curve-title" },
         h("div", { class: "section-head" }, h("h2", { id: "curve-title" }, "Where readers stop"), this.csvButton),
         h("div", { class: "curve-layout" }, this.chart.element, this.table)),
+      segmentsPanel(split, state, () => this.show(this.state)),
       sectionsPanel(stats));
     const readers = (st) => `${format.count(st.readers)} readers`;
     this.chart.draw({
@@ -227,7 +239,9 @@ export class ArticleView {
       const allTime = () => this.app.navigate({ range: "all", from: null, to: null });
       return h("section", { class: "notice empty", "data-state": "no-readers" },
         h("h2", {}, "No readers in this range"),
-        h("p", {}, `This article has had readers, but none of them had an event in ${format.dayRange(range)}.`),
+        h("p", {}, segmentWords(state)
+          ? `No ${segmentWords(state)} had an event in ${format.dayRange(range)}.`
+          : `This article has had readers, but none of them had an event in ${format.dayRange(range)}.`),
         state.range !== "all"
           ? h("button", { type: "button", class: "button", onclick: allTime }, "Show all time")
           : null);

@@ -1,6 +1,7 @@
 // The view lives in the URL's query string, so that a link opens the same view:
 //   ?range=30d&sort=completion&prefix=/blog/            the list
 //   ?article=/blog/a&range=90d&metric=seenDepth&threshold=0.8&minEngagedSeconds=10&compare=1
+//   ?article=/blog/a&device=phone&source=newsletter&by=device   a segment, and segments compared
 // Presets are relative to the day the link is opened; custom ranges are `from` and `to`.
 
 export const PRESETS = [
@@ -11,6 +12,8 @@ export const PRESETS = [
 ];
 export const SORTS = ["readers", "completion", "recent", "article"];
 export const PAGE_SIZES = [25, 50, 100, 200];
+export const DEVICES = ["phone", "tablet", "desktop", "other"];
+export const SEGMENT_BYS = ["device", "source"];
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The view a query string asks for; anything malformed falls back to its default. */
@@ -33,6 +36,9 @@ export function parseState(search) {
     threshold: number(query.get("threshold"), 0, 1),
     minEngagedSeconds: number(query.get("minEngagedSeconds"), 0, 1e12),
     compare: query.get("compare") === "1",
+    device: DEVICES.includes(query.get("device")) ? query.get("device") : null,
+    source: source(query.get("source")),
+    by: SEGMENT_BYS.includes(query.get("by")) ? query.get("by") : null,
   };
 }
 
@@ -51,6 +57,9 @@ export function stateSearch(state) {
     if (state.threshold !== null) query.set("threshold", String(state.threshold));
     if (state.minEngagedSeconds) query.set("minEngagedSeconds", String(state.minEngagedSeconds));
     if (state.compare) query.set("compare", "1");
+    if (state.device) query.set("device", state.device);
+    if (state.source) query.set("source", state.source);
+    if (state.by) query.set("by", state.by);
   } else {
     if (state.sort !== "readers") query.set("sort", state.sort);
     if (state.prefix) query.set("prefix", state.prefix);
@@ -106,4 +115,10 @@ function number(text, min, max) {
   if (text === null || text.trim() === "") return null;
   const value = Number(text);
   return Number.isFinite(value) && value >= min && value <= max ? value : null;
+}
+
+/** A source as the API takes it (1–100 bytes, no control characters), else none. */
+function source(text) {
+  if (!text || new TextEncoder().encode(text).length > 100 || /[\u0000-\u001f\u007f-\u009f]/.test(text)) return null;
+  return text;
 }
