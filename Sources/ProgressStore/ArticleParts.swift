@@ -40,14 +40,26 @@ public enum ReaderSource {
     /// The source that readers from sources past a store's bound count under.
     public static let other = "(other)"
 
-    /// `source` as the statistics keep it: lower-cased, with a leading `www.` removed when
-    /// something follows it, so that `WWW.Example.com` and `example.com` are one source.
+    /// `source` as the statistics keep it: lower-cased, never a URL — a scheme (`https://`) is
+    /// dropped and everything from the first `/`, `?` or `#` on, so that only a host or a
+    /// campaign name is left — and with a leading `www.` removed when something follows it, so
+    /// that `https://WWW.Example.com/a?b` and `example.com` are one source. A source of which
+    /// nothing is left is ``direct``.
     public static func normalised(_ source: String) -> String {
-        // What clients send nearly always: already lower-case ASCII, no `www.`.
-        let plain = !source.utf8.contains { (0x41...0x5A).contains($0) || $0 >= 0x80 }
-        if plain, !source.hasPrefix("www.") { return source }
-        let lower = source.lowercased()
-        guard lower.hasPrefix("www."), lower.utf8.count > 4 else { return lower }
-        return String(lower.dropFirst(4))
+        // What clients send nearly always: already lower-case ASCII, no `www.`, no URL.
+        let plain = !source.utf8.contains {
+            (0x41...0x5A).contains($0) || $0 >= 0x80 || $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?")
+                || $0 == UInt8(ascii: "#")
+        }
+        if plain, !source.hasPrefix("www."), !source.isEmpty { return source }
+        var kept = Substring(source.lowercased())
+        if let colon = kept.firstIndex(of: ":"), kept[colon...].hasPrefix("://") {
+            kept = kept[kept.index(colon, offsetBy: 3)...]
+        }
+        if let cut = kept.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) {
+            kept = kept[..<cut]
+        }
+        if kept.hasPrefix("www."), kept.utf8.count > 4 { kept = kept.dropFirst(4) }
+        return kept.isEmpty ? direct : String(kept)
     }
 }

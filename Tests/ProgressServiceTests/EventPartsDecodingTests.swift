@@ -108,14 +108,18 @@ struct EventPartsDecodingTests {
     }
 
     @Test(
-        "sources are lower-cased and lose a leading www.",
+        "sources are lower-cased, lose a leading www. and are never a URL",
         arguments: [
             ("newsletter", "newsletter"), ("Newsletter", "newsletter"), ("www.example.com", "example.com"),
             ("WWW.Example.COM", "example.com"), ("www.", "www."), ("wwwx.com", "wwwx.com"),
-            ("ÉCOLE", "école"),
+            ("ÉCOLE", "école"), ("example.com/secret-path?q=secret", "example.com"),
+            ("https://WWW.Example.com/a?b#c", "example.com"), ("news.example?utm=x", "news.example"),
+            ("campaign#part", "campaign"), ("example.com:8080/x", "example.com:8080"), ("/path", "(direct)"),
+            ("?q", "(direct)"), ("https://", "(direct)"), ("a:b", "a:b"),
         ])
     func normalised(sent: String, kept: String) {
         #expect(ReaderSource.normalised(sent) == kept)
+        #expect(ReaderSource.normalised(kept) == kept, "normalising twice changes nothing")
     }
 
     @Test(
