@@ -225,12 +225,12 @@ struct EmbeddedStoreSegmentsTests {
             ])
     }
 
-    @Test("past 512 readers, device statistics and segments come from the counters and agree with a fold")
+    @Test("past 16,384 readers, device statistics and segments come from the counters and agree with a fold")
     func counters() throws {
         let index = MemoryIndex()
         let devices: [DeviceClass] = [.phone, .tablet, .desktop]
         index.apply(
-            (0..<2_000).map { number in
+            (0..<DeviceCounters.minimumReaders + 2_000).map { number in
                 Self.event("r\(number)", width: devices[number % 3], progress: Double(number % 1000) / 1000)
             })
         let query = SegmentsQuery(statistics: StatisticsQuery(article: "/g", threshold: 0.5), by: .device)

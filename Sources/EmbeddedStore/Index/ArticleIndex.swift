@@ -23,8 +23,8 @@ struct ArticleIndex: Sendable {
     /// ``ArticleCounters/histogramMinimumReaders`` readers: below that, folding the readers is
     /// as quick as reading 2 × 1001 bins and much smaller for the many articles that stay small.
     private(set) var counters = ArticleCounters()
-    /// The all-time counters of each device class's reader-days, kept with the histograms (see
-    /// ``DeviceCounters``).
+    /// The all-time counters of each device class's reader-days, once the article has more than
+    /// ``DeviceCounters/minimumReaders`` readers.
     private(set) var deviceCounters: DeviceCounters?
     /// The latest section map and the attention by day, kept by article (restored beside the
     /// snapshot, see ``Checkpointer``).
@@ -82,6 +82,8 @@ struct ArticleIndex: Sendable {
         }
         if counters.move(from: before, to: after) {
             counters.histograms = DepthHistograms { body in forEachReader(in: .allTime) { body($1) } }
+        }
+        if isNew && deviceCounters == nil && names.count == DeviceCounters.minimumReaders + 1 {
             deviceCounters = DeviceCounters(self)
         } else if deviceCounters != nil {
             deviceCounters!.move(
@@ -193,7 +195,7 @@ extension ArticleIndex {
         self.otherNext = otherNext
         self.otherHeads = otherHeads
         counters = recounted(lowest: lowest)
-        if counters.histograms != nil { deviceCounters = DeviceCounters(self) }
+        if names.count > DeviceCounters.minimumReaders { deviceCounters = DeviceCounters(self) }
     }
 
     /// The counters of the records, from each reader's all-time figures.
