@@ -52,7 +52,7 @@ struct ArticleIndex: Sendable {
         let before: ReaderFigures?
         var after = figures
         // By device, for the counters of each class, when the article keeps them.
-        let byDeviceBefore = deviceCounters == nil || isNew ? nil : figuresByDevice(of: slot)
+        let byDeviceBefore = deviceCounters == nil || isNew ? nil : byDevice(of: slot)
         var dayDevice: (was: DeviceClass?, now: DeviceClass)
         if isNew {
             before = nil
@@ -87,10 +87,21 @@ struct ArticleIndex: Sendable {
             deviceCounters = DeviceCounters(self)
         } else if deviceCounters != nil {
             deviceCounters!.move(
-                from: byDeviceBefore ?? InlineArray(repeating: nil), to: figuresByDevice(of: slot),
+                from: byDeviceBefore ?? InlineArray(repeating: nil), to: byDevice(of: slot),
                 dayWas: dayDevice.was, dayIs: dayDevice.now)
         }
         return isNew
+    }
+
+    /// Reader `slot`'s all-time figures by the device class of its days: most readers have one
+    /// day, read at once without walking a chain.
+    private func byDevice(of slot: Int32) -> InlineArray<4, ReaderFigures?> {
+        let index = Int(slot)
+        let first = firstDays.records[index]
+        guard !first.hasOtherDays else { return figuresByDevice(of: slot) }
+        var byDevice = InlineArray<4, ReaderFigures?>(repeating: nil)
+        byDevice[firstDays.segments[index].device.number] = firstDays.figures(of: first, at: index)
+        return byDevice
     }
 
     /// Folds the section map and attention `event` carries, if any: a change of them alone
