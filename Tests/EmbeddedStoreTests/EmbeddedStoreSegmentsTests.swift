@@ -99,6 +99,22 @@ struct EmbeddedStoreSegmentsTests {
         #expect(try Self.answers(reopened) == Self.handAnswers)
     }
 
+    @Test("after kill -9 with no checkpoint at all, the journal alone brings segments and sources back")
+    func journalOnly() throws {
+        let folder = try TemporaryFolder()
+        do {
+            let store = try EmbeddedStore.open(path: folder.databasePath)
+            for event in Self.events { _ = try waitFor { store.append([event], completion: $0) } }
+            store.abandon()
+        }
+        let state = try SQLiteConnection(filename: folder.databasePath, busyTimeoutMs: 1_000)
+        #expect(try state.integer("SELECT count(*) FROM sources") == 0)
+        state.close()
+        let reopened = try EmbeddedStore.open(path: folder.databasePath)
+        defer { reopened.close() }
+        #expect(try Self.answers(reopened) == Self.handAnswers)
+    }
+
     @Test("a checkpoint saves the sources; a restart from it alone answers the same")
     func checkpointAndRestart() throws {
         let folder = try TemporaryFolder()
