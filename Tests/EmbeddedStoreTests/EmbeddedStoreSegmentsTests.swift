@@ -10,7 +10,7 @@ import Testing
 /// the previous schema, and answered from the counters of each class once an article is large.
 /// Whether statistics from counters agree with a fold's: exactly, but for quantiles, up to
 /// 0.001 low.
-private func agree(_ a: ArticleStatistics?, _ b: ArticleStatistics?) -> Bool {
+func agreeWithFold(_ a: ArticleStatistics?, _ b: ArticleStatistics?) -> Bool {
     guard let a, let b else { return a == nil && b == nil }
     var low = a
     (low.p25, low.median, low.p75) = (b.p25, b.median, b.p75)
@@ -266,7 +266,7 @@ struct EmbeddedStoreSegmentsTests {
             let match = index.state.read { $0.match(query.segment) }
             let folded = ArticleStatistics.compute(
                 readers: article.figures(in: .allTime, matching: match), query: query)
-            #expect(agree(index.statisticsNow(query), folded), "\(device)")
+            #expect(agreeWithFold(index.statisticsNow(query), folded), "\(device)")
         }
         let answered = index.segmentsNow(query)
         let groups = article.figuresBySegment(in: .allTime, matching: .all, by: .device)
@@ -277,7 +277,7 @@ struct EmbeddedStoreSegmentsTests {
         #expect(answered?.segments.map(\.name) == ["phone", "desktop", "tablet"])
         #expect(answered?.segments.count == folded.segments.count)
         for (a, b) in zip(answered?.segments ?? [], folded.segments) {
-            #expect(a.name == b.name && agree(a.statistics, b.statistics), "\(a.name)")
+            #expect(a.name == b.name && agreeWithFold(a.statistics, b.statistics), "\(a.name)")
         }
     }
 }

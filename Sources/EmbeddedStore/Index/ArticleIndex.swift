@@ -51,8 +51,11 @@ struct ArticleIndex: Sendable {
         let (slot, isNew) = names.slot(for: reader, hash: readerHash ?? ReaderNames.hash(of: reader))
         let before: ReaderFigures?
         var after = figures
-        // By device, for the counters of each class, when the article keeps them.
-        let byDeviceBefore = deviceCounters == nil || isNew ? nil : byDevice(of: slot)
+        // By device, for the counters of each class, when the article keeps them and the reader
+        // has other days (a reader of one day has all its figures in the day's class).
+        let byDeviceBefore =
+            deviceCounters == nil || isNew || !firstDays.records[Int(slot)].hasOtherDays
+            ? nil : figuresByDevice(of: slot)
         var dayDevice: (was: DeviceClass?, now: DeviceClass)
         if isNew {
             before = nil
@@ -86,22 +89,22 @@ struct ArticleIndex: Sendable {
         if isNew && deviceCounters == nil && names.count == DeviceCounters.minimumReaders + 1 {
             deviceCounters = DeviceCounters(self)
         } else if deviceCounters != nil {
-            deviceCounters!.move(
-                from: byDeviceBefore ?? InlineArray(repeating: nil), to: byDevice(of: slot),
-                dayWas: dayDevice.was, dayIs: dayDevice.now)
+            if let byDeviceBefore {
+                deviceCounters!.move(
+                    from: byDeviceBefore, to: figuresByDevice(of: slot), dayWas: dayDevice.was,
+                    dayIs: dayDevice.now)
+            } else if !firstDays.records[Int(slot)].hasOtherDays {
+                deviceCounters!.move(from: before, to: after, dayWas: dayDevice.was, dayIs: dayDevice.now)
+            } else {
+                // A reader of one day that has just had a second.
+                var byDevice = InlineArray<4, ReaderFigures?>(repeating: nil)
+                if let before { byDevice[firstDays.segments[Int(slot)].device.number] = before }
+                deviceCounters!.move(
+                    from: byDevice, to: figuresByDevice(of: slot), dayWas: dayDevice.was, dayIs: dayDevice.now
+                )
+            }
         }
         return isNew
-    }
-
-    /// Reader `slot`'s all-time figures by the device class of its days: most readers have one
-    /// day, read at once without walking a chain.
-    private func byDevice(of slot: Int32) -> InlineArray<4, ReaderFigures?> {
-        let index = Int(slot)
-        let first = firstDays.records[index]
-        guard !first.hasOtherDays else { return figuresByDevice(of: slot) }
-        var byDevice = InlineArray<4, ReaderFigures?>(repeating: nil)
-        byDevice[firstDays.segments[index].device.number] = firstDays.figures(of: first, at: index)
-        return byDevice
     }
 
     /// Folds the section map and attention `event` carries, if any: a change of them alone

@@ -66,6 +66,20 @@ struct DeviceCounters: Sendable {
         }
     }
 
+    /// Moves a reader of one day from its figures `before` (`nil`: it is new), of class `dayWas`,
+    /// to `after`, of class `dayIs`.
+    mutating func move(
+        from before: ReaderFigures?, to after: ReaderFigures, dayWas: DeviceClass?, dayIs: DeviceClass
+    ) {
+        guard let before, let dayWas else { return add(after, to: dayIs.number) }
+        if dayWas == dayIs {
+            if before != after { classes[dayIs.number].move(from: before, to: after) }
+        } else {
+            drop(before, from: dayWas.number)
+            add(after, to: dayIs.number)
+        }
+    }
+
     private mutating func drop(_ figures: ReaderFigures, from number: Int) {
         if figures.firstMs == classes[number].firstMs || figures.lastMs == classes[number].lastMs {
             timesStale[number] = true
