@@ -10,7 +10,7 @@ import Testing
 /// the previous schema, and answered from the counters of each class once an article is large.
 /// Whether statistics from counters agree with a fold's: exactly, but for quantiles, up to
 /// 0.001 low.
-private func agree(_ a: ArticleStatistics?, _ b: ArticleStatistics?) -> Bool {
+func agreeWithFold(_ a: ArticleStatistics?, _ b: ArticleStatistics?) -> Bool {
     guard let a, let b else { return a == nil && b == nil }
     var low = a
     (low.p25, low.median, low.p75) = (b.p25, b.median, b.p75)
@@ -94,6 +94,22 @@ struct EmbeddedStoreSegmentsTests {
             _ = try waitFor { store.append(Array(Self.events.dropFirst(3)), completion: $0) }
             store.abandon()  // as kill -9 does: the last events only in the journal
         }
+        let reopened = try EmbeddedStore.open(path: folder.databasePath)
+        defer { reopened.close() }
+        #expect(try Self.answers(reopened) == Self.handAnswers)
+    }
+
+    @Test("after kill -9 with no checkpoint at all, the journal alone brings segments and sources back")
+    func journalOnly() throws {
+        let folder = try TemporaryFolder()
+        do {
+            let store = try EmbeddedStore.open(path: folder.databasePath)
+            for event in Self.events { _ = try waitFor { store.append([event], completion: $0) } }
+            store.abandon()
+        }
+        let state = try SQLiteConnection(filename: folder.databasePath, busyTimeoutMs: 1_000)
+        #expect(try state.integer("SELECT count(*) FROM sources") == 0)
+        state.close()
         let reopened = try EmbeddedStore.open(path: folder.databasePath)
         defer { reopened.close() }
         #expect(try Self.answers(reopened) == Self.handAnswers)
@@ -225,12 +241,12 @@ struct EmbeddedStoreSegmentsTests {
             ])
     }
 
-    @Test("past 512 readers, device statistics and segments come from the counters and agree with a fold")
+    @Test("past 16,384 readers, device statistics and segments come from the counters and agree with a fold")
     func counters() throws {
         let index = MemoryIndex()
         let devices: [DeviceClass] = [.phone, .tablet, .desktop]
         index.apply(
-            (0..<2_000).map { number in
+            (0..<DeviceCounters.minimumReaders + 2_000).map { number in
                 Self.event("r\(number)", width: devices[number % 3], progress: Double(number % 1000) / 1000)
             })
         let query = SegmentsQuery(statistics: StatisticsQuery(article: "/g", threshold: 0.5), by: .device)
@@ -250,7 +266,7 @@ struct EmbeddedStoreSegmentsTests {
             let match = index.state.read { $0.match(query.segment) }
             let folded = ArticleStatistics.compute(
                 readers: article.figures(in: .allTime, matching: match), query: query)
-            #expect(agree(index.statisticsNow(query), folded), "\(device)")
+            #expect(agreeWithFold(index.statisticsNow(query), folded), "\(device)")
         }
         let answered = index.segmentsNow(query)
         let groups = article.figuresBySegment(in: .allTime, matching: .all, by: .device)
@@ -261,7 +277,7 @@ struct EmbeddedStoreSegmentsTests {
         #expect(answered?.segments.map(\.name) == ["phone", "desktop", "tablet"])
         #expect(answered?.segments.count == folded.segments.count)
         for (a, b) in zip(answered?.segments ?? [], folded.segments) {
-            #expect(a.name == b.name && agree(a.statistics, b.statistics), "\(a.name)")
+            #expect(a.name == b.name && agreeWithFold(a.statistics, b.statistics), "\(a.name)")
         }
     }
 }

@@ -37,6 +37,16 @@ package final class StandaloneIndex: Sendable {
         index.articleVersions().compactMap { index.encodeArticle($0.article)?.bytes }
     }
 
+    /// The sources the articles' reader-days name, by id, as a checkpoint saves them.
+    package func sources() -> [String] {
+        Array(index.sourceNames().dropFirst(2))
+    }
+
+    /// Sets the sources ``sources()`` gave, before any article is restored, as a restart does.
+    package func restoreSources(_ sources: [String]) throws {
+        try index.restoreSources(sources)
+    }
+
     /// Adds an article from ``encodedArticles()``'s bytes, as a restart does; safe on any number
     /// of threads at once.
     package func restoreArticle(_ bytes: [UInt8]) throws {

@@ -69,7 +69,8 @@ extension Checkpointer {
         throws(StoreError)
     {
         guard sources.count > first else { return }
-        let insert = try state.cached("INSERT INTO sources (id, name) VALUES (?1, ?2)")
+        // A commit that reported failure may have saved some already.
+        let insert = try state.cached("INSERT OR IGNORE INTO sources (id, name) VALUES (?1, ?2)")
         for id in first..<sources.count {
             try insert.bind(1, Int64(id))
             try insert.bind(2, sources[id])

@@ -67,28 +67,68 @@ extension ArticleIndex {
     }
 
     /// Every reader's figures over its days in `days` that `match` admits, grouped by those
-    /// days' device class (`by` device: keys are ``DeviceClass/number``) or source id: a reader
-    /// with days of two groups is in both, with each group's days folded.
+    /// days' device class (`by` device: keys are ``DeviceClass/number``) or source id (below
+    /// `sourceCount`): a reader with days of two groups is in both, with each group's days folded.
+    /// Readers of one day — most — are read a chunk of records at a time, straight into their
+    /// group.
     func figuresBySegment(
-        in days: DayRange, matching match: SegmentMatch, by dimension: SegmentStatistics.Dimension
+        in days: DayRange, matching match: SegmentMatch, by dimension: SegmentStatistics.Dimension,
+        sourceCount: Int = Int(UInt16.max) + 1
     ) -> [Int: [ReaderFigures]] {
-        var groups: [Int: [ReaderFigures]] = [:]
-        guard !match.isNone else { return groups }
-        var own: [(key: Int, figures: ReaderFigures)] = []
-        for slot in 0..<Int32(names.count) {
-            own.removeAll(keepingCapacity: true)
-            forEachDay(of: slot, in: days) { figures, segment in
-                guard match.admits(segment) else { return }
-                let key = dimension == .device ? segment.device.number : Int(segment.source)
-                if let held = own.firstIndex(where: { $0.key == key }) {
-                    own[held].figures.fold(figures)
-                } else {
-                    own.append((key, figures))
+        guard !match.isNone else { return [:] }
+        let from = days.from ?? .min
+        let to = days.to ?? .max
+        var groups = [[ReaderFigures]](repeating: [], count: dimension == .device ? 4 : sourceCount)
+        @inline(__always) func key(_ segment: SegmentRecord) -> Int {
+            dimension == .device ? segment.device.number : Int(segment.source)
+        }
+        // Counted first, so that each group is allocated once: growing them as they fill moved
+        // and faulted in several times the memory of a million readers' figures.
+        var sizes = [Int](repeating: 0, count: groups.count)
+        for days in [firstDays, otherDays] {
+            days.records.forEachChunk { start, records in
+                days.segments.chunks[start >> ChunkedArray<SegmentRecord>.chunkShift].withUnsafeBufferPointer
+                {
+                    segments in
+                    for offset in records.indices
+                    where records[offset].day >= from && records[offset].day <= to {
+                        if match.admits(segments[offset]) { sizes[key(segments[offset])] += 1 }
+                    }
                 }
             }
-            for (key, figures) in own { groups[key, default: []].append(figures) }
         }
-        return groups
+        for index in groups.indices where sizes[index] > 0 { groups[index].reserveCapacity(sizes[index]) }
+        var own: [(key: Int, figures: ReaderFigures)] = []
+        firstDays.records.forEachChunk { start, records in
+            firstDays.segments.chunks[start >> ChunkedArray<SegmentRecord>.chunkShift].withUnsafeBufferPointer
+            {
+                segments in
+                for offset in records.indices {
+                    let record = records[offset]
+                    let slot = start + offset
+                    guard record.hasOtherDays else {
+                        guard record.day >= from && record.day <= to, match.admits(segments[offset]) else {
+                            continue
+                        }
+                        groups[key(segments[offset])].append(firstDays.figures(of: record, at: slot))
+                        continue
+                    }
+                    own.removeAll(keepingCapacity: true)
+                    forEachDay(of: Int32(slot), in: days) { figures, segment in
+                        guard match.admits(segment) else { return }
+                        if let held = own.firstIndex(where: { $0.key == key(segment) }) {
+                            own[held].figures.fold(figures)
+                        } else {
+                            own.append((key(segment), figures))
+                        }
+                    }
+                    for (key, figures) in own { groups[key].append(figures) }
+                }
+            }
+        }
+        var found: [Int: [ReaderFigures]] = [:]
+        for (key, group) in groups.enumerated() where !group.isEmpty { found[key] = group }
+        return found
     }
 
     /// The highest source id of the article's reader-days.
@@ -173,7 +213,8 @@ extension ArticleIndex {
         -> SegmentStatistics
     {
         if match.isAll, let answered = segmentsFromCounters(query, scanning: true) { return answered }
-        let groups = figuresBySegment(in: query.statistics.days, matching: match, by: query.by)
+        let groups = figuresBySegment(
+            in: query.statistics.days, matching: match, by: query.by, sourceCount: sources.count)
         var named: [String: [ReaderFigures]] = [:]
         for (key, figures) in groups {
             let name =

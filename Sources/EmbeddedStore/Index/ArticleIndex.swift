@@ -23,8 +23,8 @@ struct ArticleIndex: Sendable {
     /// ``ArticleCounters/histogramMinimumReaders`` readers: below that, folding the readers is
     /// as quick as reading 2 × 1001 bins and much smaller for the many articles that stay small.
     private(set) var counters = ArticleCounters()
-    /// The all-time counters of each device class's reader-days, kept with the histograms (see
-    /// ``DeviceCounters``).
+    /// The all-time counters of each device class's reader-days, once the article has more than
+    /// ``DeviceCounters/minimumReaders`` readers.
     private(set) var deviceCounters: DeviceCounters?
     /// The latest section map and the attention by day, kept by article (restored beside the
     /// snapshot, see ``Checkpointer``).
@@ -51,8 +51,11 @@ struct ArticleIndex: Sendable {
         let (slot, isNew) = names.slot(for: reader, hash: readerHash ?? ReaderNames.hash(of: reader))
         let before: ReaderFigures?
         var after = figures
-        // By device, for the counters of each class, when the article keeps them.
-        let byDeviceBefore = deviceCounters == nil || isNew ? nil : figuresByDevice(of: slot)
+        // By device, for the counters of each class, when the article keeps them and the reader
+        // has other days (a reader of one day has all its figures in the day's class).
+        let byDeviceBefore =
+            deviceCounters == nil || isNew || !firstDays.records[Int(slot)].hasOtherDays
+            ? nil : figuresByDevice(of: slot)
         var dayDevice: (was: DeviceClass?, now: DeviceClass)
         if isNew {
             before = nil
@@ -82,11 +85,24 @@ struct ArticleIndex: Sendable {
         }
         if counters.move(from: before, to: after) {
             counters.histograms = DepthHistograms { body in forEachReader(in: .allTime) { body($1) } }
+        }
+        if isNew && deviceCounters == nil && names.count == DeviceCounters.minimumReaders + 1 {
             deviceCounters = DeviceCounters(self)
         } else if deviceCounters != nil {
-            deviceCounters!.move(
-                from: byDeviceBefore ?? InlineArray(repeating: nil), to: figuresByDevice(of: slot),
-                dayWas: dayDevice.was, dayIs: dayDevice.now)
+            if let byDeviceBefore {
+                deviceCounters!.move(
+                    from: byDeviceBefore, to: figuresByDevice(of: slot), dayWas: dayDevice.was,
+                    dayIs: dayDevice.now)
+            } else if !firstDays.records[Int(slot)].hasOtherDays {
+                deviceCounters!.move(from: before, to: after, dayWas: dayDevice.was, dayIs: dayDevice.now)
+            } else {
+                // A reader of one day that has just had a second.
+                var byDevice = InlineArray<4, ReaderFigures?>(repeating: nil)
+                if let before { byDevice[firstDays.segments[Int(slot)].device.number] = before }
+                deviceCounters!.move(
+                    from: byDevice, to: figuresByDevice(of: slot), dayWas: dayDevice.was, dayIs: dayDevice.now
+                )
+            }
         }
         return isNew
     }
@@ -193,7 +209,7 @@ extension ArticleIndex {
         self.otherNext = otherNext
         self.otherHeads = otherHeads
         counters = recounted(lowest: lowest)
-        if counters.histograms != nil { deviceCounters = DeviceCounters(self) }
+        if names.count > DeviceCounters.minimumReaders { deviceCounters = DeviceCounters(self) }
     }
 
     /// The counters of the records, from each reader's all-time figures.

@@ -3,9 +3,10 @@ import ProgressStore
 
 /// One article's all-time counters for each device class, over each reader's days of that class
 /// (docs/api.md, "Segments"), so that statistics filtered by device, and the segments by device,
-/// answer as the unfiltered ones do, without visiting a reader. An article keeps them with its
-/// histograms — from ``ArticleCounters/histogramMinimumReaders`` readers — so small articles
-/// cost nothing; about 100 KB an article that has them.
+/// answer as the unfiltered ones do, without visiting a reader. An article keeps them from
+/// ``minimumReaders`` readers on, each class's histograms from its first reader (24 KB a class):
+/// below, folding the readers costs a few milliseconds at most, and the counters' memory would
+/// take a large share of a reader-day's 64 bytes (docs/performance.md).
 ///
 /// A reader-day changes class when an event that names one arrives after the day's width, or
 /// one with an earlier time: the class it left drops the reader's figures there and takes them
@@ -17,15 +18,24 @@ struct DeviceCounters: Sendable {
     private var classes: [ArticleCounters]
     private var timesStale = [Bool](repeating: false, count: 4)
 
+    /// Readers past which an article keeps the counters.
+    static let minimumReaders = 16_384
+
     /// The counters of `article`'s readers, recounted.
     init(_ article: ArticleIndex) {
-        classes = [ArticleCounters](repeating: ArticleCounters(keepsHistograms: true), count: 4)
+        classes = [ArticleCounters](repeating: ArticleCounters(), count: 4)
         for slot in 0..<Int32(article.readerCount) {
             let byDevice = article.figuresByDevice(of: slot)
             for number in 0..<4 {
-                if let figures = byDevice[number] { classes[number].move(from: nil, to: figures) }
+                if let figures = byDevice[number] { add(figures, to: number) }
             }
         }
+    }
+
+    /// Adds a reader new to class `number`.
+    private mutating func add(_ figures: ReaderFigures, to number: Int) {
+        if classes[number].histograms == nil { classes[number].histograms = DepthHistograms() }
+        classes[number].move(from: nil, to: figures)
     }
 
     /// Readers with a day of `device`.
@@ -42,17 +52,31 @@ struct DeviceCounters: Sendable {
             case (nil, nil):
                 continue
             case (nil, let now?):
-                classes[number].move(from: nil, to: now)
+                add(now, to: number)
             case (let was?, let now):
                 guard was != now else { continue }
                 if dayWas?.number == number && dayIs.number != number {
                     // The day left this class: the reader's figures here shrink.
                     drop(was, from: number)
-                    if let now { classes[number].move(from: nil, to: now) }
+                    if let now { add(now, to: number) }
                 } else if let now {
                     classes[number].move(from: was, to: now)
                 }
             }
+        }
+    }
+
+    /// Moves a reader of one day from its figures `before` (`nil`: it is new), of class `dayWas`,
+    /// to `after`, of class `dayIs`.
+    mutating func move(
+        from before: ReaderFigures?, to after: ReaderFigures, dayWas: DeviceClass?, dayIs: DeviceClass
+    ) {
+        guard let before, let dayWas else { return add(after, to: dayIs.number) }
+        if dayWas == dayIs {
+            if before != after { classes[dayIs.number].move(from: before, to: after) }
+        } else {
+            drop(before, from: dayWas.number)
+            add(after, to: dayIs.number)
         }
     }
 
@@ -72,9 +96,10 @@ struct DeviceCounters: Sendable {
         scan: ((DeviceClass) -> (first: Int64?, last: Int64?))? = nil
     ) -> ArticleStatistics? {
         let counters = classes[device.number]
-        guard spanned, query.minEngagedSeconds == 0, let histograms = counters.histograms,
-            let edge = DepthHistogram.edge(of: query.threshold)
+        guard spanned, query.minEngagedSeconds == 0, let edge = DepthHistogram.edge(of: query.threshold)
         else { return nil }
+        // A class that never had a reader has no histograms: empty ones answer for it.
+        let histograms = counters.histograms ?? DepthHistograms()
         var times = (first: counters.firstMs, last: counters.lastMs)
         if timesStale[device.number] {
             guard let scan else { return nil }
@@ -88,5 +113,5 @@ struct DeviceCounters: Sendable {
     }
 
     /// Bytes held: the histograms' bins.
-    var footprint: Int { 4 * 2 * DepthHistogram.binCount * 12 }
+    var footprint: Int { classes.filter { $0.histograms != nil }.count * 2 * DepthHistogram.binCount * 12 }
 }
