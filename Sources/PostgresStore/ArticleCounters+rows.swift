@@ -4,8 +4,11 @@ import ProgressStore
 /// are answered from, kept up to date by folding. The histograms are always kept here, whatever
 /// the article's size.
 extension ArticleCounters {
-    /// The columns `SELECT` names in ``columns``, from `row` of `result` (text form).
-    init(_ result: PGResult, row: Int, from column: Int) throws(StoreError) {
+    /// The columns `SELECT` names in ``columns``, or in ``columns(of:)`` with `metric` (whose
+    /// other histogram is left empty), from `row` of `result`.
+    init(_ result: PGResult, row: Int, from column: Int, only metric: ArticleStatistics.Metric? = nil)
+        throws(StoreError)
+    {
         self.init()
         readers = Int(try result.int64(row, column))
         unscrollable = Int(try result.int64(row, column + 1))
@@ -21,13 +24,21 @@ extension ArticleCounters {
         progressSum = DepthSum(units: progressUnits)
         seenSum = DepthSum(units: seenUnits)
         histograms = DepthHistograms(
-            progress: try Self.histogram(result.bytes(row, column + 8)),
-            seenDepth: try Self.histogram(result.bytes(row, column + 9)))
+            progress: metric == .seenDepth
+                ? DepthHistogram() : try Self.histogram(result.bytes(row, column + 8)),
+            seenDepth: metric == .progress
+                ? DepthHistogram() : try Self.histogram(result.bytes(row, column + 9)))
     }
 
     static let columns =
         "readers, unscrollable, events, engaged_ms, first_ms, last_ms, progress_units, seen_units, "
         + "progress_bins, seen_bins"
+
+    /// ``columns`` with the sums as text and only `metric`'s histogram, for a binary result.
+    static func columns(of metric: ArticleStatistics.Metric) -> String {
+        "readers, unscrollable, events, engaged_ms, first_ms, last_ms, progress_units::text, seen_units::text, "
+            + (metric == .progress ? "progress_bins, NULL" : "NULL, seen_bins")
+    }
 
     /// 1001 little-endian 32-bit counts.
     static func bins(_ histogram: DepthHistogram?) -> [UInt8] {

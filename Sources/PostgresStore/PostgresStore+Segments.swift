@@ -4,8 +4,8 @@ public import ProgressStore
 extension PostgresStore {
     /// See ``ProgressStore/segments(_:completion:)``: by device from the classes' counters when
     /// they answer (a large article, all of its days in range, no engaged minimum, a threshold in
-    /// thousandths), else, like every source question, the readers folded per segment from the
-    /// day rows.
+    /// thousandths), else, like every source question, tallied per segment in SQL for a large
+    /// article (``Segmenting/tallies(_:by:on:)``) or folded from a small one's readers.
     public func segments(
         _ query: SegmentsQuery,
         completion: @escaping @Sendable (Result<SegmentStatistics?, StoreError>) -> Void
@@ -20,7 +20,8 @@ extension PostgresStore {
     {
         let statistics = query.statistics
         if query.by == .device, statistics.segment.source == nil,
-            let kept = try Segmenting.classCounters(of: statistics.article, on: connection)
+            let kept = try Segmenting.classCounters(
+                of: statistics.article, statistics.metric, only: statistics.segment.device, on: connection)
         {
             let answers = DeviceClass.allCases.filter { statistics.segment.device ?? $0 == $0 }.compactMap {
                 device in kept[device].map { (device.rawValue, Segmenting.answer(from: $0, statistics)) }
@@ -39,9 +40,13 @@ extension PostgresStore {
                     }, other: nil)
             }
         }
-        let exists = try connection.execute(
-            "SELECT 1 FROM rp_articles WHERE article = $1", [.text(statistics.article)])
-        guard exists.rowCount == 1 else { return nil }
+        guard let size = try articleReaders(statistics.article, on: connection) else { return nil }
+        let key = query.by == .device ? Segmenting.deviceName("d") : Segmenting.source("d") + "::text"
+        if size > ArticleCounters.histogramMinimumReaders {
+            let tallies = try Segmenting.tallies(statistics, by: key, on: connection)
+            let named = query.by == .device ? tallies : try Segmenting.named(tallies, on: connection)
+            return Segmenting.segments(of: named, by: query.by, limit: query.limit)
+        }
         var parameters: [PGValue] = [
             .text(statistics.article), .int(Int64(statistics.days.from ?? Int32.min)),
             .int(Int64(statistics.days.to ?? Int32.max)),
@@ -50,50 +55,73 @@ extension PostgresStore {
             let admitted = try Segmenting.condition(
                 statistics.segment, on: "d", parameters: &parameters, connection)
         else { return SegmentStatistics(segments: [], other: nil) }
-        let name =
-            query.by == .device
-            ? Segmenting.device("d") + "::text"
-            : "(SELECT s.source FROM rp_sources AS s WHERE s.id = \(Segmenting.source("d")))"
         let rows = try connection.execute(
             """
-            SELECT \(name), d.reader, \(ReaderFigures.sql("d"))
+            SELECT \(key), d.reader, \(ReaderFigures.sql("d"))
             FROM rp_reader_days AS d WHERE d.article = $1 AND d.day BETWEEN $2 AND $3\(admitted)
             GROUP BY 1, d.reader
             """, parameters)
         var groups: [String: [ReaderSummary]] = [:]
         for row in 0..<rows.rowCount {
-            let segment =
-                query.by == .device
-                ? try Segmenting.device(ofCode: Int16(try rows.int64(row, 0))).rawValue
-                : rows.isNull(row, 0) ? ReaderSource.other : rows.string(row, 0)
-            groups[segment, default: []].append(
+            groups[rows.string(row, 0), default: []].append(
                 ReaderSummary(
                     reader: rows.string(row, 1), figures: try ReaderFigures(rows, row: row, from: 2)))
         }
-        return SegmentStatistics.compute(readers: groups, by: query.by, limit: query.limit, query: statistics)
+        let named = query.by == .device ? groups : try Segmenting.named(groups, on: connection)
+        return SegmentStatistics.compute(readers: named, by: query.by, limit: query.limit, query: statistics)
+    }
+
+    /// The readers of `article` all time, or `nil` when it never had an event.
+    static func articleReaders(_ article: String, on connection: PGConnection) throws(StoreError) -> Int? {
+        let rows = try connection.execute(
+            "SELECT readers FROM rp_articles WHERE article = $1", [.text(article)])
+        return rows.rowCount == 1 ? Int(try rows.int64(0, 0)) : nil
     }
 
     /// The statistics of `query`'s segment: from its class's counters for a device filter when
-    /// they answer, else folded from the segment's readers.
+    /// they answer, else tallied in SQL for a large article, else folded from the readers.
     static func segmentStatistics(_ query: StatisticsQuery, on connection: PGConnection) throws(StoreError)
         -> ArticleStatistics?
     {
         if query.segment.source == nil, let device = query.segment.device,
-            let kept = try Segmenting.classCounters(of: query.article, on: connection),
+            let kept = try Segmenting.classCounters(
+                of: query.article, query.metric, only: device, on: connection),
             let answered = Segmenting.answer(
                 from: kept[device] ?? ArticleCounters(keepsHistograms: true), query)
         {
             return answered
         }
-        guard
-            let readers = try readers(
-                of: query.article, in: query.days, segment: query.segment, on: connection)
-        else { return nil }
+        guard let size = try articleReaders(query.article, on: connection) else { return nil }
+        if size > ArticleCounters.histogramMinimumReaders {
+            return (try Segmenting.tallies(query, by: "''", on: connection)[""] ?? Segmenting.Tally())
+                .statistics
+        }
+        let readers =
+            try readers(of: query.article, in: query.days, segment: query.segment, on: connection) ?? []
         return ArticleStatistics.compute(readers: readers, query: query)
     }
 }
 
 extension Segmenting {
+    /// The resolved device class of `table`'s reader-day by name, in SQL.
+    static func deviceName(_ table: String) -> String {
+        let names = DeviceClass.allCases.sorted { code($0) < code($1) }.map { "'\($0.rawValue)'" }
+        return "(ARRAY[\(names.joined(separator: ", "))])[\(device(table)) + 1]"
+    }
+
+    /// `groups` keyed by source id (as text) keyed by the sources' names.
+    static func named<Group>(_ groups: [String: Group], on connection: PGConnection) throws(StoreError)
+        -> [String: Group]
+    {
+        guard !groups.isEmpty else { return [:] }
+        let rows = try connection.execute(
+            "SELECT id::text, source FROM rp_sources WHERE id = ANY($1::int4[])", [.textArray(groups.keys)])
+        var names: [String: String] = [:]
+        for row in 0..<rows.rowCount { names[rows.string(row, 0)] = rows.string(row, 1) }
+        return Dictionary(
+            uniqueKeysWithValues: groups.map { (names[$0.key] ?? ReaderSource.other, $0.value) })
+    }
+
     /// ` AND …` over `table`'s reader-days that admits those of `filter` (empty for every
     /// reader-day), its values appended to `parameters`; `nil` when no reader-day can be of the
     /// filter's source (the store never kept it).
@@ -114,19 +142,24 @@ extension Segmenting {
         return sql
     }
 
-    /// The counters of `article`'s device classes, when it keeps them (a class without readers
-    /// is missing); `nil` when it does not.
-    static func classCounters(of article: String, on connection: PGConnection) throws(StoreError)
-        -> [DeviceClass: ArticleCounters]?
-    {
+    /// The counters of `article`'s device classes — of `device` alone when named — with
+    /// `metric`'s histogram, when it keeps them (a class without readers is missing); `nil`
+    /// when it does not.
+    static func classCounters(
+        of article: String, _ metric: ArticleStatistics.Metric, only device: DeviceClass? = nil,
+        on connection: PGConnection
+    ) throws(StoreError) -> [DeviceClass: ArticleCounters]? {
+        // For one class, its row when there is one, else any other: whether the article keeps them.
         let rows = try connection.execute(
-            "SELECT device, \(ArticleCounters.columns) FROM rp_article_devices WHERE article = $1",
-            [.text(article)])
+            "SELECT device, \(ArticleCounters.columns(of: metric)) FROM rp_article_devices WHERE article = $1"
+                + (device == nil ? "" : " ORDER BY device = $2 DESC LIMIT 1"),
+            [.text(article)] + (device.map { [.int(Int64(code($0)))] } ?? []), binaryResult: true)
         guard rows.rowCount > 0 else { return nil }
         var counters: [DeviceClass: ArticleCounters] = [:]
         for row in 0..<rows.rowCount {
-            counters[try device(ofCode: Int16(try rows.int64(row, 0)))] = try ArticleCounters(
-                rows, row: row, from: 1)
+            let found = try self.device(ofCode: Int16(try rows.int64(row, 0)))
+            guard device ?? found == found else { continue }
+            counters[found] = try ArticleCounters(rows, row: row, from: 1, only: metric)
         }
         return counters
     }

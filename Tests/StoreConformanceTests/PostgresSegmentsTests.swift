@@ -19,8 +19,11 @@ struct PostgresSegmentsTests {
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         for days in ranges {
-            for filter in filters {
-                let query = StatisticsQuery(article: article, days: days, threshold: 0.5, segment: filter)
+            for (filter, completing) in filters.flatMap({ filter in [(filter, 0.5), (filter, 0.4321)] }) {
+                let query = StatisticsQuery(
+                    article: article, days: days, threshold: completing,
+                    minEngagedSeconds: completing == 0.5 ? 0 : 5,
+                    segment: filter)
                 let readers = try store.segmentReaders(of: article, in: days, filter)
                 #expect(
                     readers == reference.readers(of: article, in: days, segment: filter),
@@ -189,5 +192,45 @@ struct PostgresSegmentsTests {
         for article in ["/x", "/y"] {
             try expectSame(store, reference, article: article, filters: filters, ranges: ranges)
         }
+    }
+
+    /// `count` random events of `readers` readers on `articles`, with random segments.
+    private func segmentedEvents(count: Int, articles: [String], readers: Int, seed: UInt64) -> [EventRecord]
+    {
+        var random = SplitMix(state: seed)
+        let sources = [nil, "news.example", "mail", "social"]
+        return randomEvents(count: count, articles: articles, readers: readers, seed: seed).map { event in
+            var event = event
+            if Int.random(in: 0..<3, using: &random) == 0 {
+                event.device = DeviceClass.allCases.randomElement(using: &random)
+            }
+            if Bool.random(using: &random) {
+                event.widthDevice = DeviceClass.allCases.randomElement(using: &random)
+            }
+            event.source = sources.randomElement(using: &random)!
+            return event
+        }
+    }
+
+    @Test("a large article: what the device counters cannot answer is tallied in SQL, and agrees")
+    func largeArticleAgrees() throws {
+        let place = try StoreFactory.postgres!.makePlace()
+        let store = try place.open()
+        defer { store.close() }
+        let events = segmentedEvents(count: 3000, articles: ["/big"], readers: 800, seed: 23)
+        var reference = PostgresSegmentsReference()
+        for batch in stride(from: 0, to: events.count, by: 500) {
+            let part = Array(events[batch..<min(batch + 500, events.count)])
+            _ = try store.append(part)
+            reference.add(part)
+        }
+        #expect(try store.statistics(StatisticsQuery(article: "/big", threshold: 0.5))?.readers ?? 0 > 512)
+        let filters: [SegmentFilter] = [
+            .all, SegmentFilter(device: .phone), SegmentFilter(source: "mail"),
+            SegmentFilter(source: "(direct)"),
+            SegmentFilter(device: .desktop, source: "social"), SegmentFilter(source: "nowhere"),
+        ]
+        let ranges = [DayRange.allTime, DayRange(from: firstDay + 3, to: firstDay + 6)]
+        try expectSame(store, reference, article: "/big", filters: filters, ranges: ranges)
     }
 }
