@@ -2,8 +2,8 @@ import ProgressCore
 import ProgressStore
 
 /// Reader-day segments in the tables (docs/api.md, "Segments"): how `rp_reader_days` keeps
-/// them, how SQL resolves them, the bounded `rp_sources`, and the per-device counters of large
-/// articles in `rp_article_devices`, all moved in the fold's transaction.
+/// them, how SQL resolves them, the bounded `rp_sources`, and the per-segment counters of large
+/// articles in `rp_article_segments`, all moved in the fold's transaction.
 enum Segmenting {
     /// Distinct sources kept by name; later new ones count as `(other)`. Every fold, erasure and
     /// retention holds `rp_fold`'s row, so nodes add sources one fold at a time and the bound is
@@ -54,8 +54,8 @@ enum Segmenting {
             + "\(time) = least(d.\(time), excluded.\(time))"
     }
 
-    /// A reader's figures over all its device classes.
-    static func total(_ byDevice: [Int16: ReaderFigures]) -> ReaderFigures {
+    /// A reader's figures over all its segments.
+    static func total(_ byDevice: [Codes: ReaderFigures]) -> ReaderFigures {
         byDevice.values.dropFirst().reduce(byDevice.values.first!) { $0.folded($1) }
     }
 
@@ -85,13 +85,13 @@ enum Segmenting {
         return ids
     }
 
-    /// Those of `articles` whose device classes have counters.
-    static func keepingDevices(of articles: Set<String>, on connection: PGConnection) throws(StoreError)
+    /// Those of `articles` whose segments have counters.
+    static func keepingSegments(of articles: Set<String>, on connection: PGConnection) throws(StoreError)
         -> Set<String>
     {
         guard !articles.isEmpty else { return [] }
         let rows = try connection.execute(
-            "SELECT DISTINCT article FROM rp_article_devices WHERE article = ANY($1::text[])",
+            "SELECT DISTINCT article FROM rp_article_segments WHERE article = ANY($1::text[])",
             [.textArray(articles)])
         return Set((0..<rows.rowCount).map { rows.string($0, 0) })
     }

@@ -1,7 +1,7 @@
 import ProgressStore
 
 /// Folding the log into the tables: `rp_log`'s rows, oldest first, into `rp_reader_days`,
-/// `rp_articles`, `rp_article_devices`, `rp_sources`, `rp_sections` and `rp_attention`, then out of the log — in one transaction
+/// `rp_articles`, `rp_article_segments`, `rp_sources`, `rp_sections` and `rp_attention`, then out of the log — in one transaction
 /// that holds `rp_fold`'s row, so that folds, erasures and retention happen one at a time, in
 /// order, whichever node runs them.
 enum Folding {
@@ -67,7 +67,7 @@ enum Folding {
     }
 
     /// Adds `days` to the tables: the readers' day rows with their segments, and each article's
-    /// counters (and its device classes' counters, where kept) moved by how each reader's
+    /// counters (and its segments' counters, where kept) moved by how each reader's
     /// all-time figures change. `sources` are the batch's named sources in order of arrival.
     static func apply(_ days: [DayKey: DayFold], sources: SourceNames, on connection: PGConnection)
         throws(StoreError)
@@ -77,7 +77,7 @@ enum Folding {
             let pair = PairKey(article: key.article, reader: key.reader)
             pairs[pair] = pairs[pair].map { $0.folded(fold.figures) } ?? fold.figures
         }
-        let before = try allTimeByDevice(of: Array(pairs.keys), on: connection)
+        let before = try allTimeBySegment(of: Array(pairs.keys), on: connection)
         let articles = Set(pairs.keys.map(\.article))
         var aggregates = try aggregates(of: articles, on: connection)
         for (pair, batch) in pairs {
@@ -85,7 +85,7 @@ enum Folding {
             aggregates[pair.article, default: ArticleCounters(keepsHistograms: true)].move(
                 from: prior, to: prior.map { $0.folded(batch) } ?? batch)
         }
-        let kept = try Segmenting.keepingDevices(of: articles, on: connection)
+        let kept = try Segmenting.keepingSegments(of: articles, on: connection)
         let ids = try Segmenting.sourceIDs(for: sources, on: connection)
         let entries = Array(days)
         let segments = entries.map(\.value.segment)
@@ -98,7 +98,8 @@ enum Folding {
                     AS u (article, reader, day, max_progress, max_seen, scrollable, events, engaged_ms, first_ms,
                         last_ms, device, device_ms, width_device, width_ms, source, source_ms)),
             old AS (
-                SELECT d.article, d.reader, d.day, \(Segmenting.device("d")) AS device
+                SELECT d.article, d.reader, d.day, \(Segmenting.device("d")) AS device,
+                    \(Segmenting.source("d")) AS source
                 FROM rp_reader_days AS d JOIN u ON d.article = u.article AND d.reader = u.reader AND d.day = u.day
                 WHERE d.article = ANY($17::text[])),
             up AS (
@@ -118,8 +119,9 @@ enum Folding {
                     last_ms = greatest(d.last_ms, excluded.last_ms),
                     \(Segmenting.earlier("device")), \(Segmenting.earlier("width_device", time: "width_ms")),
                     \(Segmenting.earlier("source"))
-                RETURNING d.article, d.reader, d.day, \(Segmenting.device("d")) AS device)
-            SELECT up.article, up.reader, up.day, old.device, up.device
+                RETURNING d.article, d.reader, d.day, \(Segmenting.device("d")) AS device,
+                    \(Segmenting.source("d")) AS source)
+            SELECT up.article, up.reader, up.day, old.device, old.source, up.device, up.source
             FROM up LEFT JOIN old ON old.article = up.article AND old.reader = up.reader AND old.day = up.day
             WHERE up.article = ANY($17::text[])
             """,
@@ -140,31 +142,31 @@ enum Folding {
                 .numberArray(segments.map(\.sourceMs)), .textArray(kept),
             ])
         try save(aggregates, on: connection)
-        try Segmenting.moveDevices(
-            of: kept, days: days, changes: changes, before: before, on: connection)
+        try Segmenting.moveCounters(of: kept, days: days, changes: changes, before: before, on: connection)
         let due = aggregates.filter { $0.value.readers > ArticleCounters.histogramMinimumReaders }.keys
             .filter { !kept.contains($0) }
-        try Segmenting.countDevices(of: Set(due), on: connection)
+        try Segmenting.countSegments(of: Set(due), on: connection)
     }
 
-    /// Each pair's all-time figures over the days the table holds, by the days' device class
+    /// Each pair's all-time figures over the days the table holds, by the days' segments
     /// (pairs it has not yet are missing).
-    static func allTimeByDevice(of pairs: [PairKey], on connection: PGConnection) throws(StoreError)
-        -> [PairKey: [Int16: ReaderFigures]]
+    static func allTimeBySegment(of pairs: [PairKey], on connection: PGConnection) throws(StoreError)
+        -> [PairKey: [Segmenting.Codes: ReaderFigures]]
     {
         guard !pairs.isEmpty else { return [:] }
         let rows = try connection.execute(
             """
-            SELECT d.article, d.reader, \(Segmenting.device("d")), \(ReaderFigures.sql("d"))
+            SELECT d.article, d.reader, \(Segmenting.device("d")), \(Segmenting.source("d")), \(ReaderFigures.sql("d"))
             FROM unnest($1::text[], $2::text[]) AS p (article, reader)
             JOIN rp_reader_days AS d ON d.article = p.article AND d.reader = p.reader
-            GROUP BY 1, 2, 3
+            GROUP BY 1, 2, 3, 4
             """, [.textArray(pairs.map(\.article)), .textArray(pairs.map(\.reader))])
-        var figures: [PairKey: [Int16: ReaderFigures]] = [:]
+        var figures: [PairKey: [Segmenting.Codes: ReaderFigures]] = [:]
         for row in 0..<rows.rowCount {
             let pair = PairKey(article: rows.string(row, 0), reader: rows.string(row, 1))
-            figures[pair, default: [:]][Int16(try rows.int64(row, 2))] = try ReaderFigures(
-                rows, row: row, from: 3)
+            let codes = Segmenting.Codes(
+                device: Int32(try rows.int64(row, 2)), source: Int32(try rows.int64(row, 3)))
+            figures[pair, default: [:]][codes] = try ReaderFigures(rows, row: row, from: 4)
         }
         return figures
     }

@@ -20,8 +20,9 @@ import ProgressStore
 ///   where none was named. ``Segmenting`` resolves them in SQL.
 /// - `rp_sources`: the distinct sources, at most ``Segmenting/maximumSources`` past the two
 ///   kept names `(other)` (id 0, which sources past the bound count as) and `(direct)` (id 1).
-/// - `rp_article_devices`: per large article and device class, the counters of `rp_articles`
-///   over that class's reader-days, so that a device filter costs one row.
+/// - `rp_article_segments`: per large article and segment — a device class (dimension 0, its
+///   code) or a source (dimension 1, its id) — the counters of `rp_articles` over that
+///   segment's reader-days, so that a filter costs one row and the segments one row each.
 /// - `rp_salts`: the daily salts of derived reader ids. `rp_fold`: one row, locked by whoever
 ///   folds, erases or applies retention, which keeps them in order.
 enum PostgresSchema {
@@ -104,9 +105,10 @@ enum PostgresSchema {
             source text COLLATE "C" NOT NULL UNIQUE
         );
         INSERT INTO rp_sources VALUES (0, '(other)'), (1, '(direct)');
-        CREATE TABLE rp_article_devices (
+        CREATE TABLE rp_article_segments (
             article text COLLATE "C" NOT NULL,
-            device smallint NOT NULL,
+            dimension smallint NOT NULL,
+            segment integer NOT NULL,
             readers bigint NOT NULL,
             unscrollable bigint NOT NULL,
             events bigint NOT NULL,
@@ -117,7 +119,7 @@ enum PostgresSchema {
             seen_units numeric NOT NULL,
             progress_bins bytea NOT NULL,
             seen_bins bytea NOT NULL,
-            PRIMARY KEY (article, device)
+            PRIMARY KEY (article, dimension, segment)
         );
         """,
     ]

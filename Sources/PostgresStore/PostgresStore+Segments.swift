@@ -19,27 +19,7 @@ extension PostgresStore {
         -> SegmentStatistics?
     {
         let statistics = query.statistics
-        if query.by == .device, statistics.segment.source == nil,
-            let kept = try Segmenting.classCounters(
-                of: statistics.article, statistics.metric, only: statistics.segment.device, on: connection)
-        {
-            let answers = DeviceClass.allCases.filter { statistics.segment.device ?? $0 == $0 }.compactMap {
-                device in kept[device].map { (device.rawValue, Segmenting.answer(from: $0, statistics)) }
-            }
-            if answers.allSatisfy({ $0.1 != nil }) {
-                let present = answers.compactMap { name, answer in
-                    answer.flatMap {
-                        $0.readers > 0 ? SegmentStatistics.Segment(name: name, statistics: $0) : nil
-                    }
-                }
-                return SegmentStatistics(
-                    segments: present.sorted { a, b in
-                        a.statistics.readers != b.statistics.readers
-                            ? a.statistics.readers > b.statistics.readers
-                            : a.name.utf8.lexicographicallyPrecedes(b.name.utf8)
-                    }, other: nil)
-            }
-        }
+        if let counted = try Segmenting.fromCounters(query, on: connection) { return counted }
         guard let size = try articleReaders(statistics.article, on: connection) else { return nil }
         let key = query.by == .device ? Segmenting.deviceName("d") : Segmenting.source("d") + "::text"
         if size > ArticleCounters.histogramMinimumReaders {
@@ -83,13 +63,14 @@ extension PostgresStore {
     static func segmentStatistics(_ query: StatisticsQuery, on connection: PGConnection) throws(StoreError)
         -> ArticleStatistics?
     {
-        if query.segment.source == nil, let device = query.segment.device,
-            let kept = try Segmenting.classCounters(
-                of: query.article, query.metric, only: device, on: connection),
-            let answered = Segmenting.answer(
-                from: kept[device] ?? ArticleCounters(keepsHistograms: true), query)
+        let filter = query.segment
+        if let axis: Segmenting.Axis = filter.source == nil ? .device : filter.device == nil ? .source : nil,
+            let segment = try Segmenting.code(of: filter, along: axis, on: connection),
+            let kept = try Segmenting.segmentCounters(
+                of: query.article, axis, query.metric, only: segment, on: connection),
+            let tally = Segmenting.Tally(kept[segment] ?? ArticleCounters(keepsHistograms: true), query)
         {
-            return answered
+            return tally.statistics
         }
         guard let size = try articleReaders(query.article, on: connection) else { return nil }
         if size > ArticleCounters.histogramMinimumReaders {
@@ -142,39 +123,74 @@ extension Segmenting {
         return sql
     }
 
-    /// The counters of `article`'s device classes — of `device` alone when named — with
-    /// `metric`'s histogram, when it keeps them (a class without readers is missing); `nil`
+    /// The segments `query` asks for from the counters of its dimension, when they answer: the
+    /// article keeps them, the filter names nothing along the other dimension, and each
+    /// segment's counters answer (``Tally/init(_:_:)``).
+    static func fromCounters(_ query: SegmentsQuery, on connection: PGConnection) throws(StoreError)
+        -> SegmentStatistics?
+    {
+        let statistics = query.statistics
+        let axis: Axis = query.by == .device ? .device : .source
+        guard (axis == .device ? statistics.segment.source : statistics.segment.device.map(\.rawValue)) == nil
+        else { return nil }
+        let only = try code(of: statistics.segment, along: axis, on: connection)
+        if only == nil
+            && (axis == .device ? statistics.segment.device != nil : statistics.segment.source != nil)
+        {
+            return nil
+        }
+        guard
+            let kept = try segmentCounters(
+                of: statistics.article, axis, statistics.metric, only: only, on: connection)
+        else { return nil }
+        var tallies: [String: Tally] = [:]
+        for (segment, counters) in kept where counters.readers > 0 {
+            guard let tally = Tally(counters, statistics) else { return nil }
+            tallies[String(segment)] = tally
+        }
+        let named =
+            axis == .device
+            ? Dictionary(
+                uniqueKeysWithValues: try tallies.map { (key, tally) throws(StoreError) in
+                    (try device(ofCode: Int16(key)!).rawValue, tally)
+                })
+            : try self.named(tallies, on: connection)
+        return segments(of: named, by: query.by, limit: query.limit)
+    }
+
+    /// `filter`'s segment along `axis` as the counters key it: a class's code, a source's id;
+    /// `nil` when it names none there, or a source never kept.
+    static func code(of filter: SegmentFilter, along axis: Axis, on connection: PGConnection)
+        throws(StoreError)
+        -> Int32?
+    {
+        if axis == .device { return filter.device.map { Int32(code($0)) } }
+        guard let name = filter.source else { return nil }
+        let rows = try connection.execute("SELECT id FROM rp_sources WHERE source = $1", [.text(name)])
+        return rows.rowCount == 1 ? Int32(try rows.int64(0, 0)) : nil
+    }
+
+    /// The counters of `article`'s segments along `axis` — of `segment` alone when named — with
+    /// `metric`'s histogram, when it keeps them (a segment without readers is missing); `nil`
     /// when it does not.
-    static func classCounters(
-        of article: String, _ metric: ArticleStatistics.Metric, only device: DeviceClass? = nil,
+    static func segmentCounters(
+        of article: String, _ axis: Axis, _ metric: ArticleStatistics.Metric, only segment: Int32? = nil,
         on connection: PGConnection
-    ) throws(StoreError) -> [DeviceClass: ArticleCounters]? {
-        // For one class, its row when there is one, else any other: whether the article keeps them.
+    ) throws(StoreError) -> [Int32: ArticleCounters]? {
+        // For one segment, its row when there is one, else any other: whether the article keeps them.
         let rows = try connection.execute(
-            "SELECT device, \(ArticleCounters.columns(of: metric)) FROM rp_article_devices WHERE article = $1"
-                + (device == nil ? "" : " ORDER BY device = $2 DESC LIMIT 1"),
-            [.text(article)] + (device.map { [.int(Int64(code($0)))] } ?? []), binaryResult: true)
+            "SELECT segment, \(ArticleCounters.columns(of: metric)) FROM rp_article_segments "
+                + "WHERE article = $1 AND dimension = $2"
+                + (segment == nil ? "" : " ORDER BY segment = $3 DESC LIMIT 1"),
+            [.text(article), .int(Int64(axis.rawValue))] + (segment.map { [.int(Int64($0))] } ?? []),
+            binaryResult: true)
         guard rows.rowCount > 0 else { return nil }
-        var counters: [DeviceClass: ArticleCounters] = [:]
+        var counters: [Int32: ArticleCounters] = [:]
         for row in 0..<rows.rowCount {
-            let found = try self.device(ofCode: Int16(try rows.int64(row, 0)))
-            guard device ?? found == found else { continue }
+            let found = Int32(try rows.int64(row, 0))
+            guard segment ?? found == found else { continue }
             counters[found] = try ArticleCounters(rows, row: row, from: 1, only: metric)
         }
         return counters
-    }
-
-    /// The statistics `query` asks of one class's `counters`, when they answer it: the range
-    /// spans the class's days, no engaged minimum applies and the threshold sits on a 1/1000 edge.
-    /// Quantiles are their bin's least value held, at most 0.001 low.
-    static func answer(from counters: ArticleCounters, _ query: StatisticsQuery) -> ArticleStatistics? {
-        guard query.minEngagedSeconds == 0, counters.spans(query.days), let histograms = counters.histograms,
-            let edge = DepthHistogram.edge(of: query.threshold)
-        else { return nil }
-        return ArticleStatistics.fromCounters(
-            readers: counters.readers, unscrollable: counters.unscrollable, events: counters.events,
-            engagedMs: counters.engagedMs, firstMs: counters.firstMs, lastMs: counters.lastMs,
-            histogram: histograms[query.metric],
-            depthSum: query.metric == .progress ? counters.progressSum : counters.seenSum, edge: edge)
     }
 }

@@ -31,6 +31,28 @@ extension Segmenting {
             completed += other.completed
         }
 
+        init() {}
+
+        /// The tally of `counters` (a segment's all time) as `query` asks for it, when they
+        /// answer it: the range spans the segment's days, no engaged minimum applies and the
+        /// threshold sits on a 1/1000 edge.
+        init?(_ counters: ArticleCounters, _ query: StatisticsQuery) {
+            guard query.minEngagedSeconds == 0, counters.spans(query.days),
+                let histograms = counters.histograms,
+                let edge = DepthHistogram.edge(of: query.threshold)
+            else { return nil }
+            let histogram = histograms[query.metric]
+            readers = counters.readers
+            unscrollable = counters.unscrollable
+            events = counters.events
+            engagedMs = counters.engagedMs
+            firstMs = counters.firstMs
+            lastMs = counters.lastMs
+            bins = histogram.binCounts
+            units = (query.metric == .progress ? counters.progressSum : counters.seenSum).totalUnits
+            completed = histogram.count(atOrAbove: edge)
+        }
+
         var statistics: ArticleStatistics {
             var answer = ArticleStatistics.fromCounters(
                 readers: readers, unscrollable: unscrollable, events: events, engagedMs: engagedMs,

@@ -96,28 +96,31 @@ struct PostgresSegmentsLifecycleTests {
         #expect(try sources.int64(0, 0) == 10 && sources.int64(0, 1) == 10)
     }
 
-    /// 700 readers of `/big` on three classes over two days; some days change class by a later
-    /// arrival with an earlier time.
+    /// 700 readers of `/big` on three classes and four sources over two days; some days change
+    /// class or source by a later arrival with an earlier time.
     private func bigEvents() -> (first: [EventRecord], second: [EventRecord]) {
         var random = SplitMix(state: 5)
         let classes: [DeviceClass] = [.phone, .tablet, .desktop]
+        let sources = [nil, "mail", "news", "social"]
         let first = (0..<700).flatMap { index -> [EventRecord] in
             let progress = Double(Int.random(in: 0...1000, using: &random)) / 1000
             let device = classes[index % 3]
-            return [segmentEvent("/big", "r\(index)", start + 100, progress: progress, device: device)]
-                + (index % 4 == 0
-                    ? [
-                        segmentEvent(
-                            "/big", "r\(index)", start + dayMs, progress: progress / 2, width: .phone)
-                    ] : [])
+            let day = segmentEvent(
+                "/big", "r\(index)", start + 100, progress: progress, device: device,
+                source: sources[index % 4])
+            let next = segmentEvent("/big", "r\(index)", start + dayMs, progress: progress / 2, width: .phone)
+            return index % 4 == 0 ? [day, next] : [day]
         }
         let second = (0..<700).filter { $0 % 5 == 0 }.map { index in
-            segmentEvent("/big", "r\(index)", start + 50, progress: 0.99, device: classes[(index + 1) % 3])
+            segmentEvent(
+                "/big", "r\(index)", start + 50, progress: 0.99,
+                device: index % 2 == 0 ? classes[(index + 1) % 3] : nil,
+                source: index % 3 == 0 ? sources[(index + 1) % 4] : nil)
         }
         return (first, second)
     }
 
-    @Test("a large article's device counters answer as its rows do, through folds, erasure and retention")
+    @Test("a large article's segment counters answer as its rows do, through folds, erasure and retention")
     func largeArticleCounters() throws {
         let (name, uri, admin) = try databases.database()
         defer { try? databases.drop(name, admin: admin) }
@@ -133,18 +136,27 @@ struct PostgresSegmentsLifecycleTests {
         let check = try PGConnection(uri: uri, connectNow: true)
         defer { check.close() }
         #expect(
-            try check.execute("SELECT count(*) FROM rp_article_devices WHERE article = '/big'").int64(0, 0)
+            try check.execute(
+                "SELECT count(*) FROM rp_article_segments WHERE article = '/big' AND dimension = 0"
+            ).int64(0, 0)
                 == 3)
         func expectAgree(_ reference: PostgresSegmentsReference, _ store: any ProgressStore) throws {
             for metric in [ArticleStatistics.Metric.progress, .seenDepth] {
                 let query = StatisticsQuery(article: "/big", metric: metric, threshold: 0.5)
-                let segments = SegmentsQuery(statistics: query, by: .device)
-                #expect(agreeSegments(try store.segmentsAnswer(segments), reference.segments(segments)))
-                for device in DeviceClass.allCases {
+                for (by, limit) in [(SegmentStatistics.Dimension.device, 10), (.source, 10), (.source, 2)] {
+                    let segments = SegmentsQuery(statistics: query, by: by, limit: limit)
+                    #expect(agreeSegments(try store.segmentsAnswer(segments), reference.segments(segments)))
+                }
+                let filters =
+                    DeviceClass.allCases.map { SegmentFilter(device: $0) }
+                    + ["mail", "news", "social", ReaderSource.direct, "nowhere"].map {
+                        SegmentFilter(source: $0)
+                    }
+                for filter in filters {
                     var filtered = query
-                    filtered.segment = SegmentFilter(device: device)
+                    filtered.segment = filter
                     #expect(
-                        agree(try store.statistics(filtered), reference.statistics(filtered)), "\(device)")
+                        agree(try store.statistics(filtered), reference.statistics(filtered)), "\(filter)")
                 }
             }
         }
@@ -167,6 +179,6 @@ struct PostgresSegmentsLifecycleTests {
         try expectAgree(kept, later)
 
         _ = try waitFor { later.erase(.article("/big"), completion: $0) }
-        #expect(try check.execute("SELECT count(*) FROM rp_article_devices").int64(0, 0) == 0)
+        #expect(try check.execute("SELECT count(*) FROM rp_article_segments").int64(0, 0) == 0)
     }
 }

@@ -44,7 +44,7 @@ struct PostgresSegmentsScaleTests {
             counters.move(from: nil, to: figures.figures)
         }
         try Folding.save(["/big": counters], on: connection)
-        try Segmenting.countDevices(of: ["/big"], on: connection)
+        try Segmenting.countSegments(of: ["/big"], on: connection)
     }
 
     /// The median of five runs of `body` and the first (cold) one, in ms.
