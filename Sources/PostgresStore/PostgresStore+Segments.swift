@@ -139,23 +139,60 @@ extension Segmenting {
         {
             return nil
         }
-        guard
-            let kept = try segmentCounters(
-                of: statistics.article, axis, statistics.metric, only: only, on: connection)
-        else { return nil }
-        var tallies: [String: Tally] = [:]
-        for (segment, counters) in kept where counters.readers > 0 {
-            guard let tally = Tally(counters, statistics) else { return nil }
-            tallies[String(segment)] = tally
+        guard statistics.minEngagedSeconds == 0, let edge = DepthHistogram.edge(of: statistics.threshold)
+        else {
+            return nil
         }
-        let named =
+        let name =
             axis == .device
-            ? Dictionary(
-                uniqueKeysWithValues: try tallies.map { (key, tally) throws(StoreError) in
-                    (try device(ofCode: Int16(key)!).rawValue, tally)
-                })
-            : try self.named(tallies, on: connection)
-        return segments(of: named, by: query.by, limit: query.limit)
+            ? "(ARRAY[\(DeviceClass.allCases.sorted { code($0) < code($1) }.map { "'\($0.rawValue)'" }.joined(separator: ", "))])[a.segment + 1]"
+            : "(SELECT s.source FROM rp_sources AS s WHERE s.id = a.segment)"
+        let bins = statistics.metric == .progress ? "a.progress_bins" : "a.seen_bins"
+        let units = statistics.metric == .progress ? "a.progress_units" : "a.seen_units"
+        let rows = try connection.execute(
+            """
+            SELECT \(name), a.readers, a.unscrollable, a.events, a.engaged_ms, a.first_ms, a.last_ms, \(units)::text,
+                \(bins)
+            FROM rp_article_segments AS a WHERE a.article = $1 AND a.dimension = $2\(only == nil ? "" : " AND a.segment = $3")
+            """,
+            [.text(statistics.article), .int(Int64(axis.rawValue))] + (only.map { [.int(Int64($0))] } ?? []),
+            binaryResult: true)
+        if rows.rowCount == 0 {
+            let kept = try connection.execute(
+                "SELECT 1 FROM rp_article_segments WHERE article = $1 AND dimension = $2 LIMIT 1",
+                [.text(statistics.article), .int(Int64(axis.rawValue))])
+            return kept.rowCount == 0 ? nil : SegmentStatistics(segments: [], other: nil)
+        }
+        var order: [(name: String, readers: Int64, row: Int)] = []
+        for row in 0..<rows.rowCount {
+            let first = try rows.int64(row, 5)
+            let last = try rows.int64(row, 6)
+            guard (statistics.days.from ?? .min) <= UTCDay.of(ms: first),
+                (statistics.days.to ?? .max) >= UTCDay.of(ms: last)
+            else { return nil }
+            order.append(
+                (rows.isNull(row, 0) ? ReaderSource.other : rows.string(row, 0), try rows.int64(row, 1), row))
+        }
+        order.sort { a, b in
+            a.readers != b.readers
+                ? a.readers > b.readers : a.name.utf8.lexicographicallyPrecedes(b.name.utf8)
+        }
+        let listed = query.by == .device ? order.count : min(query.limit, order.count)
+        var other = Tally()
+        var segments: [SegmentStatistics.Segment] = []
+        for (index, entry) in order.enumerated() {
+            var tally = Tally()
+            try tally.add(rows, row: entry.row, edge: edge)
+            if index < listed {
+                segments.append(SegmentStatistics.Segment(name: entry.name, statistics: tally.statistics))
+            } else {
+                other.add(tally)
+            }
+        }
+        return SegmentStatistics(
+            segments: segments,
+            other: listed < order.count
+                ? SegmentStatistics.Segment(name: ReaderSource.other, statistics: other.statistics) : nil)
     }
 
     /// `filter`'s segment along `axis` as the counters key it: a class's code, a source's id;

@@ -53,6 +53,30 @@ extension Segmenting {
             completed = histogram.count(atOrAbove: edge)
         }
 
+        /// Adds the segment of `row` of `result` (a binary result): readers, unscrollable, events,
+        /// engaged ms, first and last ms, the depth sum's units as text and the bins (dense or
+        /// sparse) from column 1 on; its completed readers are those in bins `edge`… .
+        mutating func add(_ result: PGResult, row: Int, edge: Int) throws(StoreError) {
+            guard let sum = Int128(result.string(row, 7)) else {
+                throw StoreError.corrupt("rp_article_segments holds a depth sum that is not an integer")
+            }
+            let count = Int(try result.int64(row, 1))
+            readers += count
+            unscrollable += Int(try result.int64(row, 2))
+            events += try result.int64(row, 3)
+            engagedMs += try result.int64(row, 4)
+            if count > 0 {
+                firstMs = min(firstMs ?? .max, try result.int64(row, 5))
+                lastMs = max(lastMs ?? .min, try result.int64(row, 6))
+            }
+            units += sum
+            let counts = try ArticleCounters.binCounts(result.bytes(row, 8))
+            for bin in counts.indices where counts[bin] != 0 {
+                bins[bin] += counts[bin]
+                if bin >= edge { completed += Int(counts[bin]) }
+            }
+        }
+
         var statistics: ArticleStatistics {
             var answer = ArticleStatistics.fromCounters(
                 readers: readers, unscrollable: unscrollable, events: events, engagedMs: engagedMs,

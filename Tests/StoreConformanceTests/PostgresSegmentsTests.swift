@@ -144,6 +144,11 @@ struct PostgresSegmentsTests {
         _ = try store.append(late)
         var reference = PostgresSegmentsReference()
         reference.add(many + late)
+        // The fold that counts 10,000 segments anew may outlast a read's wait for it.
+        #expect(
+            try holdsWithin(120) {
+                try store.statistics(StatisticsQuery(article: "/many", threshold: 0.5))?.readers == bound + 2
+            })
         let other = try store.segmentReaders(of: "/many", SegmentFilter(source: ReaderSource.other))
         #expect(other?.map(\.reader) == ["late"])
         #expect(try store.segmentReaders(of: "/many", SegmentFilter(source: "late.example")) == [])
