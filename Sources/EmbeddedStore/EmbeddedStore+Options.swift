@@ -7,6 +7,9 @@ extension EmbeddedStore {
         /// Caps the event journal's size so tests can make the store "full" and see how a full
         /// disk behaves (0 refuses every append). `nil`: only the disk limits it. A test hook.
         package var journalCapacityBytes: Int64?
+        /// How many distinct sources the store keeps (docs/api.md, "Segments": 10,000) — a test
+        /// hook to reach the bound with fewer.
+        package var sourceBound = SourceTable.defaultBound
         /// How long a connection waits for a lock held by another (a checkpoint, another process).
         public var busyTimeoutMs: Int32
         /// How long an event id is remembered at least (24 hours, docs/api.md), and half of how

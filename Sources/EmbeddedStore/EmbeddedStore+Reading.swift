@@ -2,15 +2,16 @@ import Dispatch
 public import ProgressStore
 
 extension EmbeddedStore {
-    /// See ``ProgressStore/readers(of:in:completion:)``; folded from the in-memory index on the
-    /// store's read queue. Readers come in the order of their ids' UTF-8 bytes.
+    /// See ``ProgressStore/readers(of:in:segment:completion:)``; folded from the in-memory index
+    /// on the store's read queue. Readers come in the order of their ids' UTF-8 bytes.
     public func readers(
         of article: String, in days: DayRange, segment: SegmentFilter,
         completion: @escaping @Sendable (Result<[ReaderSummary]?, StoreError>) -> Void
     ) {
-        guard segment.isAll else { return completion(.failure(.configuration("segments are not kept yet"))) }
         guard !isClosed else { return completion(.failure(.closed)) }
-        readQueue.async { [index] in completion(.success(index.readers(of: article, in: days))) }
+        readQueue.async { [index] in
+            completion(.success(index.readers(of: article, in: days, segment: segment)))
+        }
     }
 
     /// See ``ProgressStore/listing(_:completion:)``: all time, on the calling thread (a page
@@ -38,21 +39,34 @@ extension EmbeddedStore {
         switch index.sections(query) {
         case .answered(let sections):
             completion(.success(sections))
-        case .fold(let article):
-            readQueue.async { completion(.success(article.sectionsFolded(query))) }
+        case .fold(let article, let match):
+            readQueue.async { completion(.success(article.sectionsFolded(query, matching: match))) }
         }
     }
 
-    /// See ``ProgressStore/statistics(_:completion:)``: what the index's counters answer, on
-    /// the calling thread in microseconds whatever the article's size; the rest by folding the
-    /// article's readers on the store's read queue.
+    /// See ``ProgressStore/segments(_:completion:)``: by device over all of an article's days,
+    /// from the counters of each class on the calling thread (articles past
+    /// ``ArticleCounters/histogramMinimumReaders`` readers keep them); the rest by folding the
+    /// article's reader-days on the store's read queue.
     public func segments(
         _ query: SegmentsQuery,
         completion: @escaping @Sendable (Result<SegmentStatistics?, StoreError>) -> Void
     ) {
-        completion(.failure(.configuration("segments are not kept yet")))
+        guard !isClosed else { return completion(.failure(.closed)) }
+        switch index.segments(query) {
+        case .answered(let segments):
+            completion(.success(segments))
+        case .fold(let article, let match, let sources):
+            readQueue.async {
+                completion(.success(article.segmentsFolded(query, matching: match, sources: sources)))
+            }
+        }
     }
 
+    /// See ``ProgressStore/statistics(_:completion:)``: what the index's counters answer (the
+    /// article's, or its device class's under a device filter), on the calling thread in
+    /// microseconds whatever the article's size; the rest by folding the article's readers on
+    /// the store's read queue.
     public func statistics(
         _ query: StatisticsQuery,
         completion: @escaping @Sendable (Result<ArticleStatistics?, StoreError>) -> Void
@@ -61,8 +75,8 @@ extension EmbeddedStore {
         switch index.statistics(query) {
         case .answered(let statistics):
             completion(.success(statistics))
-        case .fold(let article):
-            readQueue.async { completion(.success(article.statistics(query))) }
+        case .fold(let article, let match):
+            readQueue.async { completion(.success(article.statistics(query, matching: match))) }
         }
     }
 

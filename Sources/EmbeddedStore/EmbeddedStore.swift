@@ -27,7 +27,7 @@ public final class EmbeddedStore: ProgressStore {
     /// The daily salts of derived reader ids.
     let salts: SaltBook
     /// Every statistic is read from here; SQLite is where it survives restarts.
-    let index = MemoryIndex()
+    let index: MemoryIndex
     /// Folds over many readers or articles run here, off the caller's thread.
     let readQueue = DispatchQueue(label: "reading-progress.embedded-store.reads", attributes: .concurrent)
     let writable = Flag(true)
@@ -52,6 +52,7 @@ public final class EmbeddedStore: ProgressStore {
         self.path = path
         self.options = options
         self.isInMemory = path == ":memory:"
+        index = MemoryIndex(sourceBound: options.sourceBound)
         let (stateName, plainPath) = try Self.filenames(for: path)
         lockFile = try plainPath.map(LockFile.init)
 

@@ -131,9 +131,10 @@ final class StoreWriter: @unchecked Sendable {
             uncapturedIDs = IDKeyList()
             let erased = uncapturedErasures
             uncapturedErasures = []
+            let articles = index.captureArticles(changedSince: saved)
             return CheckpointCapture(
-                seq: journal.upcomingSeq - 1, articles: index.captureArticles(changedSince: saved),
-                newIDs: newIDs, erasures: erased, erasedArticles: index.takeErasedArticles())
+                seq: journal.upcomingSeq - 1, articles: articles, newIDs: newIDs, erasures: erased,
+                erasedArticles: index.takeErasedArticles(), sources: index.sourceNames())
         }
     }
 

@@ -36,10 +36,15 @@ public struct SegmentStatistics: Sendable, Equatable {
     public static func compute(
         readers: [String: [ReaderSummary]], by dimension: Dimension, limit: Int, query: StatisticsQuery
     ) -> SegmentStatistics {
-        let ranked = readers.sorted { a, b in
-            a.value.count != b.value.count
-                ? a.value.count > b.value.count : a.key.utf8.lexicographicallyPrecedes(b.key.utf8)
-        }
+        compute(figures: readers.mapValues { $0.map(\.figures) }, by: dimension, limit: limit, query: query)
+    }
+
+    /// ``compute(readers:by:limit:query:)`` of the readers' figures alone.
+    public static func compute(
+        figures readers: [String: [ReaderFigures]], by dimension: Dimension, limit: Int,
+        query: StatisticsQuery
+    ) -> SegmentStatistics {
+        let ranked = readers.sorted { a, b in precedes((a.key, a.value.count), (b.key, b.value.count)) }
         let listed = dimension == .device ? ranked[...] : ranked.prefix(limit)
         let rest = ranked.dropFirst(listed.count)
         let segments = listed.map { name, group in
@@ -52,5 +57,15 @@ public struct SegmentStatistics: Sendable, Equatable {
                 name: ReaderSource.other,
                 statistics: ArticleStatistics.compute(readers: rest.flatMap(\.value), query: query))
         return SegmentStatistics(segments: segments, other: other)
+    }
+
+    /// `segments` in the order an answer lists them: most readers first, then by name.
+    public static func ranked(_ segments: [Segment]) -> [Segment] {
+        segments.sorted { precedes(($0.name, $0.statistics.readers), ($1.name, $1.statistics.readers)) }
+    }
+
+    private static func precedes(_ a: (name: String, readers: Int), _ b: (name: String, readers: Int)) -> Bool
+    {
+        a.readers != b.readers ? a.readers > b.readers : a.name.utf8.lexicographicallyPrecedes(b.name.utf8)
     }
 }

@@ -43,6 +43,9 @@ enum FootprintBench {
             before = residentBytes()
             let restored = StandaloneIndex()
             let failures = Atomic(0)
+            do { try restored.restoreSources(original.sources()) } catch {
+                failures.add(1, ordering: .relaxed)
+            }
             let restoring = timed {
                 // Each thread decodes its share of the articles and inserts each as it is done.
                 DispatchQueue.concurrentPerform(iterations: threads) { thread in

@@ -4,7 +4,7 @@ import ProgressStore
 /// holds a fifth of the pairs), reader ids like "reader-1234567" drawn from a pool a quarter
 /// the size of the pairs (so a reader reads about four articles), one day record per pair
 /// mostly: 1 in 20 pairs has an event on a second day and 1 in 10 a second event on the same
-/// day.
+/// day. Every event gives a width, a third name their device and two thirds one of 200 sources.
 struct Workload {
     let pairs: Int
     let articles: [String]
@@ -42,7 +42,10 @@ struct Workload {
                         article: article, reader: reader,
                         timeMs: day * dayMs + Int64(random.next() % 86_400_000),
                         progress: progress, seenDepth: min(1, progress + 0.05),
-                        scrollable: random.next() % 50 != 0, engagedMs: Int64(random.next() % 120_000))
+                        scrollable: random.next() % 50 != 0, engagedMs: Int64(random.next() % 120_000),
+                        device: random.next() % 3 == 0 ? .phone : nil,
+                        widthDevice: random.next() % 2 == 0 ? .phone : .desktop,
+                        source: random.next() % 3 == 0 ? nil : "source-\(random.next() % 200).example")
                 }
                 batch.append(event(on: day))
                 switch random.next() % 20 {

@@ -113,9 +113,9 @@ struct DayRecordTests {
             _ = article.fold(reader: reader, day: Self.day, Self.figures(events: 70_000))
         }
         var bytes = ArticleCodec.encode(article, mark: 1)
-        // Two readers, no histograms: the wide values (column, record, value) end the blob,
-        // before its checksum. Turn r1's into a second, smaller value for r0.
-        let second = bytes.count - 8 - 13
+        // Two readers, no histograms: the wide values (column, record, value) come just before
+        // the two readers' segments and the checksum. Turn r1's into a second, smaller value for r0.
+        let second = bytes.count - 8 - 2 * ArticleCodec.segmentSize - 13
         #expect(bytes[second] == 0 && bytes[second + 1] == 1)
         bytes[second + 1] = 0
         withUnsafeBytes(of: Int64(300).littleEndian) {

@@ -14,7 +14,7 @@ private func refused(_ bytes: [UInt8]) -> Bool {
     }
 }
 
-/// A snapshot's parts by offset, as format 1 lays them out, for changing one and resealing.
+/// A snapshot's parts by offset, as format 2 lays them out, for changing one and resealing.
 private struct Layout {
     var bytes: [UInt8]
     let readers: Int
@@ -25,6 +25,7 @@ private struct Layout {
     let firstRecordsAt: Int
     var otherRecordsAt: Int { firstRecordsAt + readers * 32 }
     var widesAt: Int { otherRecordsAt + others * 36 }
+    var segmentsAt: Int { widesAt + wides * 13 }
 
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
@@ -124,6 +125,7 @@ struct MemoryIndexSnapshotDamageTests {
             "time off its day",
             "last before first", "owner out of range", "marker without value", "value without marker",
             "counts overflow", "length too long", "histograms too few readers", "histograms missing",
+            "segment time off its day", "segment bits beyond", "source without time",
         ])
     func inconsistent(_ damage: String) throws {
         var small = Layout(Self.small)
@@ -131,7 +133,7 @@ struct MemoryIndexSnapshotDamageTests {
         let target: [UInt8]
         switch damage {
         case "format":
-            small.bytes[0] = 2
+            small.bytes[0] = 3
             target = small.resealed
         case "flags":
             small.bytes[1] = 2
@@ -191,6 +193,16 @@ struct MemoryIndexSnapshotDamageTests {
             big.bytes[1] = 0
             big.bytes.removeSubrange(big.bytes.count - 8 - 2 * 1001 * 8..<big.bytes.count - 8)
             target = big.resealed
+        case "segment time off its day":
+            small.store(UInt64(86_400_000) | 1 << 27, at: small.segmentsAt)
+            target = small.resealed
+        case "segment bits beyond":
+            small.store(UInt64(1) << 60, at: small.segmentsAt)
+            target = small.resealed
+        case "source without time":
+            small.store(UInt64((1 << 27) - 1) | UInt64((1 << 27) - 1) << 30, at: small.segmentsAt)
+            small.store(UInt16(5), at: small.segmentsAt + 8)
+            target = small.resealed
         default:
             Issue.record("unknown damage \(damage)")
             return

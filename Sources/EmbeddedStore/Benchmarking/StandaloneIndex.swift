@@ -23,6 +23,11 @@ package final class StandaloneIndex: Sendable {
         index.statisticsNow(query)
     }
 
+    /// The segments the segments route answers, folded on this thread when counters cannot answer.
+    package func segments(_ query: SegmentsQuery) -> SegmentStatistics? {
+        index.segmentsNow(query)
+    }
+
     package func listing(_ query: ListingQuery) -> ListingPage {
         index.listing(query)
     }
@@ -30,6 +35,16 @@ package final class StandaloneIndex: Sendable {
     /// Every article encoded whole, as a checkpoint saves it.
     package func encodedArticles() -> [[UInt8]] {
         index.articleVersions().compactMap { index.encodeArticle($0.article)?.bytes }
+    }
+
+    /// The sources the articles' reader-days name, by id, as a checkpoint saves them.
+    package func sources() -> [String] {
+        Array(index.sourceNames().dropFirst(2))
+    }
+
+    /// Sets the sources ``sources()`` gave, before any article is restored, as a restart does.
+    package func restoreSources(_ sources: [String]) throws {
+        try index.restoreSources(sources)
     }
 
     /// Adds an article from ``encodedArticles()``'s bytes, as a restart does; safe on any number

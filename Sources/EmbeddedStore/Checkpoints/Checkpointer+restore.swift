@@ -6,6 +6,7 @@ extension Checkpointer {
     /// Loads the saved articles, with their maps and attention, into `index` and remembers
     /// their versions as saved.
     func restore(into index: MemoryIndex) throws(StoreError) {
+        try restoreSources(into: index)
         parted = try Self.partedNames(in: state)
         let rows = try state.cached("SELECT name, data FROM snapshots")
         defer { rows.reset() }
@@ -45,6 +46,35 @@ extension Checkpointer {
         try restoreBatch()
         try restoreSections(into: index)
         lastSnapshotBytes = bytes
+    }
+
+    /// Gives `index` the saved sources (before any article that names them).
+    private func restoreSources(into index: MemoryIndex) throws(StoreError) {
+        let rows = try state.cached("SELECT id, name FROM sources ORDER BY id")
+        defer { rows.reset() }
+        var names: [String] = []
+        while try rows.step() {
+            guard rows.int64(0) == Int64(names.count) + 2 else {
+                throw StoreError.corrupt("the saved sources skip an id")
+            }
+            names.append(rows.string(1))
+        }
+        try index.restoreSources(names)
+        savedSourceCount = names.count + 2
+    }
+
+    /// Adds the sources of `sources` (by id) from `first` on, which the table does not hold yet.
+    /// Callers hold a transaction.
+    static func saveSources(_ sources: [String], from first: Int, in state: SQLiteConnection)
+        throws(StoreError)
+    {
+        guard sources.count > first else { return }
+        let insert = try state.cached("INSERT INTO sources (id, name) VALUES (?1, ?2)")
+        for id in first..<sources.count {
+            try insert.bind(1, Int64(id))
+            try insert.bind(2, sources[id])
+            try insert.run()
+        }
     }
 
     /// Calls `body` with the key of each saved id acknowledged after `sinceMs`, a chunk at a

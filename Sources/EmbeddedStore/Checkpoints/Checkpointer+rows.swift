@@ -11,6 +11,8 @@ struct CheckpointCapture: @unchecked Sendable {
     var erasures: [Erasure] = []
     /// Articles erased since the last capture: their rows are deleted.
     var erasedArticles: Set<ExactKey> = []
+    /// The index's sources by id, taken after the articles, so that it holds every id they name.
+    var sources: [String] = []
 }
 
 /// How a checkpoint lays out what it saves in rows: event ids in blobs of many, added and deleted

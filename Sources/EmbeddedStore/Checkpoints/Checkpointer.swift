@@ -35,6 +35,8 @@ final class Checkpointer: @unchecked Sendable {
     var lastSnapshotBytes: Int64 = 0
     /// Articles whose snapshot is in parts (see ``writeSnapshot(name:hadParts:in:encode:)``).
     var parted: Set<ExactKey> = []
+    /// The sources in the `sources` table, `(direct)` and `(other)` counted.
+    var savedSourceCount = 2
     /// Ids captured for checkpoints that failed, to save with the next.
     private var pendingIDs = IDKeyList()
     /// Erasures and erased articles captured for checkpoints that failed, for the next.
@@ -195,6 +197,7 @@ final class Checkpointer: @unchecked Sendable {
                 try meta.bind(2, max(taken.seq, foldedSeq))
                 try meta.run()
                 try Self.saveIDs(ids, forgettingThrough: horizon, in: state)
+                try Self.saveSources(taken.sources, from: savedSourceCount, in: state)
             }
         } catch {
             pendingIDs = ids
@@ -205,6 +208,7 @@ final class Checkpointer: @unchecked Sendable {
             parted.formUnion(split)
             throw error
         }
+        savedSourceCount = max(savedSourceCount, taken.sources.count)
         pendingIDs = IDKeyList()
         pendingErasures = []
         pendingErasedArticles = []

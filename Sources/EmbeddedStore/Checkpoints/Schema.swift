@@ -54,6 +54,17 @@ enum Schema {
             data BLOB NOT NULL
         );
         """,
+        // Version 3.
+        // sources: the store's sources (docs/api.md, "Segments") by the id the snapshots' reader-
+        // days hold, from 2 (0 is `(direct)` and 1 `(other)`, never saved); rows are only added,
+        // each in the checkpoint that first saves a snapshot naming it. Snapshots of version 2
+        // stay readable: their reader-days have an unknown segment (see `ArticleCodec`).
+        """
+        CREATE TABLE sources (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE
+        );
+        """,
     ]
 
     static var currentVersion: Int64 { Int64(migrations.count) }

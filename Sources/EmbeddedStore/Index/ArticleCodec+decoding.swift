@@ -10,7 +10,8 @@ extension ArticleCodec {
         guard bytes.count >= headerSize + 8 else { throw damaged("it is shorter than a header") }
         let body = UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.count - 8)])
         let checksum = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: body.count, as: UInt64.self))
-        guard bytes[0] == format else { throw damaged("its format \(bytes[0]) is unknown") }
+        let format = bytes[0]
+        guard format == 1 || format == Self.format else { throw damaged("its format \(format) is unknown") }
         guard XXH64.hash(body) == checksum else { throw damaged("its checksum does not match") }
         var input = ByteReader(body)
         _ = try input.read(UInt8.self)
@@ -27,7 +28,10 @@ extension ArticleCodec {
         let wideCount = Int(try input.read(UInt32.self))
         guard readers < Int32.max / 2, others < Int32.max else { throw damaged("it counts too many records") }
         // Before allocating for them: the counts must fit in the bytes left (an id takes one at least).
-        guard readers * (1 + recordSize) + others * (recordSize + 4) + wideCount * wideSize <= input.remaining
+        let segmentBytes = format == 1 ? 0 : segmentSize
+        guard
+            readers * (1 + recordSize + segmentBytes) + others * (recordSize + 4 + segmentBytes)
+                + wideCount * wideSize <= input.remaining
         else { throw damaged("it is truncated") }
 
         let names = try decodeNames(count: readers, from: &input)
@@ -95,6 +99,18 @@ extension ArticleCodec {
             wide[3].count == tally.markers.engaged - firstMarkers.engaged
         else { throw damaged("a marker has no wide value") }
 
+        let firstSegments: ChunkedArray<SegmentRecord>
+        let otherSegments: ChunkedArray<SegmentRecord>
+        if format == 1 {
+            firstSegments = ChunkedArray(repeating: .unknown, count: readers)
+            otherSegments = ChunkedArray(repeating: .unknown, count: others)
+        } else {
+            firstSegments = try decodeSegments(
+                try input.section(count: readers, size: segmentSize), count: readers)
+            otherSegments = try decodeSegments(
+                try input.section(count: others, size: segmentSize), count: others)
+        }
+
         var lowest: (progress: [Double], seenDepth: [Double])?
         // Least values come exactly with the histograms, which come with enough readers.
         guard (flags & 1 != 0) == (readers > ArticleCounters.histogramMinimumReaders) else {
@@ -113,8 +129,10 @@ extension ArticleCodec {
 
         let index = ArticleIndex(
             name: name, version: version, names: names,
-            firstDays: DayRecords(records: firstRecords, wideEvents: wide[0], wideEngaged: wide[1]),
-            otherDays: DayRecords(records: otherRecords, wideEvents: wide[2], wideEngaged: wide[3]),
+            firstDays: DayRecords(
+                records: firstRecords, segments: firstSegments, wideEvents: wide[0], wideEngaged: wide[1]),
+            otherDays: DayRecords(
+                records: otherRecords, segments: otherSegments, wideEvents: wide[2], wideEngaged: wide[3]),
             otherNext: otherNext, otherHeads: otherHeads, lowest: lowest)
         return (index, mark)
     }
@@ -201,6 +219,25 @@ extension ArticleCodec {
             }
             tally.markers.events += events
             tally.markers.engaged += engaged
+        }
+    }
+
+    /// `count` segments; their source ids are checked against the store's table when the article
+    /// joins an index (see ``ArticleIndex/highestSource``).
+    private static func decodeSegments(_ section: UnsafeRawBufferPointer, count: Int) throws(StoreError)
+        -> ChunkedArray<SegmentRecord>
+    {
+        try ChunkedArray<SegmentRecord>(count: count) { start, chunk throws(StoreError) in
+            for i in chunk.indices {
+                let at = (start + i) * segmentSize
+                let bits = UInt64(littleEndian: section.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+                let source = UInt16(
+                    littleEndian: section.loadUnaligned(fromByteOffset: at + 8, as: UInt16.self))
+                guard let segment = SegmentRecord(validating: bits, source: source) else {
+                    throw damaged("a day's segment is impossible")
+                }
+                chunk[i] = segment
+            }
         }
     }
 

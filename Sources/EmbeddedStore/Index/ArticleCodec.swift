@@ -3,9 +3,9 @@ import ProgressStore
 /// One article of the index as bytes, and back: what a store keeps so that start-up restores
 /// the index at memory speed instead of folding every stored row again.
 ///
-/// Format 1, every number little-endian:
+/// Format 2, every number little-endian:
 ///
-///     u8 format (1)   u8 flags (bit 0: least values follow)   u16 zero
+///     u8 format (2)   u8 flags (bit 0: least values follow)   u16 zero
 ///     u32 n, then n bytes: the article's id (UTF-8)
 ///     u64 version     i64 mark
 ///     u32 readers     u32 other-day records     u32 wide values
@@ -15,6 +15,8 @@ import ProgressStore
 ///     others × 36 bytes: other-day records, oldest first, each followed by u32 owner slot
 ///     wide values × 13 bytes: u8 column (0 first events, 1 first engaged ms, 2 other events,
 ///                             3 other engaged ms), u32 record, i64 value
+///     (readers + others) × 10 bytes: each day's segment, first days by slot then other days
+///                             (u64 ``SegmentRecord/bits``, u16 source id of the store's sources)
 ///     if flagged: 2 × 1001 × f64, the histograms' least values per bin (progress, seen depth)
 ///     u64 XXH64 of every byte before it
 ///
@@ -23,8 +25,12 @@ import ProgressStore
 /// a record holds in memory (it has 16 bits there) is written as a wide value. Totals
 /// and histogram counts are not stored but recounted, so no snapshot can make them disagree
 /// with the records; the least values only refine quantiles where they are consistent.
+///
+/// Format 1 is format 2 without the segments: its reader-days decode with
+/// ``SegmentRecord/unknown`` (device `other`, source `(direct)`; docs/api.md, "Segments").
 enum ArticleCodec {
-    static let format: UInt8 = 1
+    static let format: UInt8 = 2
+    static let segmentSize = 10
     static let recordSize = 32
     static let wideSize = 13
     static let headerSize = 4 + 4 + 8 + 8 + 12
@@ -74,6 +80,7 @@ enum ArticleCodec {
         let nameBytes = article.names.arenaBytes.reduce(0) { $0 + $1.count }
         return headerSize + article.name.utf8.count + nameBytes + article.names.count * recordSize
             + article.otherDays.count * (recordSize + 4) + wideCount * wideSize
+            + (article.names.count + article.otherDays.count) * segmentSize
             + (article.counters.histograms == nil ? 0 : 2 * DepthHistogram.binCount * 8) + 8
     }
 
@@ -108,6 +115,14 @@ enum ArticleCodec {
             try out.write(value.column)
             try out.write(UInt32(value.record))
             try out.write(value.value)
+        }
+        for days in [article.firstDays, article.otherDays] {
+            try days.segments.forEachChunk { (_, segments) throws(StoreError) in
+                for segment in segments {
+                    try out.write(segment.bits)
+                    try out.write(segment.source)
+                }
+            }
         }
         for values in least ?? [] {
             for value in values { try out.write(value.bitPattern) }

@@ -4,15 +4,20 @@ import ProgressStore
 /// so the article is folded anew from the ones that stay. Rare, and in proportion to the
 /// article's size.
 extension ArticleIndex {
-    /// Calls `body` with every (reader slot, day) record and its figures.
-    func forEachRecord(_ body: (_ slot: Int32, _ day: Int32, _ figures: ReaderFigures) -> Void) {
+    /// Calls `body` with every (reader slot, day) record, its figures and its segment.
+    func forEachRecord(
+        _ body: (_ slot: Int32, _ day: Int32, _ figures: ReaderFigures, _ segment: SegmentRecord) -> Void
+    ) {
         for index in 0..<names.count {
             let first = firstDays.records[index]
-            body(Int32(index), first.day, firstDays.figures(of: first, at: index))
+            body(Int32(index), first.day, firstDays.figures(of: first, at: index), firstDays.segments[index])
             guard first.hasOtherDays, var next = otherHeads[Int32(index)] else { continue }
             while next >= 0 {
-                body(Int32(index), otherDays.day(at: Int(next)), otherDays.figures(at: Int(next)))
-                next = otherNext[Int(next)]
+                let other = Int(next)
+                body(
+                    Int32(index), otherDays.day(at: other), otherDays.figures(at: other),
+                    otherDays.segments[other])
+                next = otherNext[other]
             }
         }
     }
@@ -24,9 +29,9 @@ extension ArticleIndex {
         var kept = ArticleIndex(name: name, version: version &+ 1)
         kept.sections = sections
         var dropped = 0
-        forEachRecord { slot, day, figures in
+        forEachRecord { slot, day, figures, segment in
             if keep(slot, day) {
-                _ = kept.fold(reader: names.name(at: slot), day: day, figures)
+                _ = kept.fold(reader: names.name(at: slot), day: day, figures, segment: segment)
             } else {
                 dropped += 1
             }

@@ -42,19 +42,21 @@ extension ArticleIndex {
 /// Sections answered, or an article to fold for them (as ``StatisticsWork``).
 enum SectionsWork {
     case answered(SectionStatistics?)
-    /// A snapshot of the article, sharing its buffers: folding it needs no lock.
-    case fold(ArticleIndex)
+    /// A snapshot of the article, sharing its buffers: folding it needs no lock; and the
+    /// reader-days to fold.
+    case fold(ArticleIndex, SegmentMatch)
 }
 
 extension MemoryIndex {
     /// How the sections of `query` are had: answered under the lock from the counters (see
-    /// ``ArticleIndex/sectionsFromCounters(_:)``), or by folding a snapshot of the article
-    /// outside it.
+    /// ``ArticleIndex/sectionsFromCounters(_:)``) when it has no segment filter, or by folding a
+    /// snapshot of the article outside it.
     func sections(_ query: StatisticsQuery) -> SectionsWork {
         state.read { state -> SectionsWork in
             guard let index = state.article(named: query.article) else { return .answered(nil) }
-            if let answered = index.sectionsFromCounters(query) { return .answered(answered) }
-            return .fold(index)
+            let match = state.match(query.segment)
+            if match.isAll, let answered = index.sectionsFromCounters(query) { return .answered(answered) }
+            return .fold(index, match)
         }
     }
 
@@ -62,7 +64,7 @@ extension MemoryIndex {
     func sectionsNow(_ query: StatisticsQuery) -> SectionStatistics? {
         switch sections(query) {
         case .answered(let answered): answered
-        case .fold(let article): article.sectionsFolded(query)
+        case .fold(let article, let match): article.sectionsFolded(query, matching: match)
         }
     }
 }

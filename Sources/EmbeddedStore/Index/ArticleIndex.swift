@@ -1,3 +1,4 @@
+import ProgressCore
 import ProgressStore
 
 /// One article's readers, their day records, and the all-time figures kept up to date as
@@ -22,6 +23,9 @@ struct ArticleIndex: Sendable {
     /// ``ArticleCounters/histogramMinimumReaders`` readers: below that, folding the readers is
     /// as quick as reading 2 × 1001 bins and much smaller for the many articles that stay small.
     private(set) var counters = ArticleCounters()
+    /// The all-time counters of each device class's reader-days, once the article has more than
+    /// ``DeviceCounters/minimumReaders`` readers.
+    private(set) var deviceCounters: DeviceCounters?
     /// The latest section map and the attention by day, kept by article (restored beside the
     /// snapshot, see ``Checkpointer``).
     var sections = ArticleSections()
@@ -37,35 +41,54 @@ struct ArticleIndex: Sendable {
 
     var readerCount: Int { names.count }
 
-    /// Folds `figures` of `reader` on `day` into the article; returns whether the reader is new.
-    /// `readerHash` is ``ReaderNames/hash(of:)``, when the caller has it.
-    mutating func fold(reader: String, readerHash: UInt64? = nil, day: Int32, _ figures: ReaderFigures)
-        -> Bool
-    {
+    /// Folds `figures` and `segment` of `reader` on `day` into the article; returns whether the
+    /// reader is new. `readerHash` is ``ReaderNames/hash(of:)``, when the caller has it.
+    mutating func fold(
+        reader: String, readerHash: UInt64? = nil, day: Int32, _ figures: ReaderFigures,
+        segment: SegmentRecord = .unknown
+    ) -> Bool {
         version &+= 1
         let (slot, isNew) = names.slot(for: reader, hash: readerHash ?? ReaderNames.hash(of: reader))
         let before: ReaderFigures?
         var after = figures
+        // By device, for the counters of each class, when the article keeps them.
+        let byDeviceBefore = deviceCounters == nil || isNew ? nil : figuresByDevice(of: slot)
+        var dayDevice: (was: DeviceClass?, now: DeviceClass)
         if isNew {
             before = nil
-            firstDays.append(day: day, figures)
+            firstDays.append(day: day, figures, segment: segment)
+            dayDevice = (nil, segment.device)
         } else {
             let (allTime, record) = walk(slot, lookingFor: day)
             before = allTime
             after.fold(allTime)
             switch record {
-            case .first(let index, let held): firstDays.fold(figures, into: held, at: index)
-            case .other(let index, let held): otherDays.fold(figures, into: held, at: index)
+            case .first(let index, let held):
+                dayDevice.was = firstDays.segments[index].device
+                firstDays.fold(figures, into: held, at: index, segment: segment)
+                dayDevice.now = firstDays.segments[index].device
+            case .other(let index, let held):
+                dayDevice.was = otherDays.segments[index].device
+                otherDays.fold(figures, into: held, at: index, segment: segment)
+                dayDevice.now = otherDays.segments[index].device
             case nil:
                 // A new day goes first in the chain; the order of a reader's days is irrelevant.
-                let index = otherDays.append(day: day, figures)
+                let index = otherDays.append(day: day, figures, segment: segment)
                 otherNext.append(otherHeads[slot] ?? -1)
                 otherHeads[slot] = index
                 firstDays.markOtherDays(at: Int(slot))
+                dayDevice = (nil, segment.device)
             }
         }
         if counters.move(from: before, to: after) {
             counters.histograms = DepthHistograms { body in forEachReader(in: .allTime) { body($1) } }
+        }
+        if isNew && deviceCounters == nil && names.count == DeviceCounters.minimumReaders + 1 {
+            deviceCounters = DeviceCounters(self)
+        } else if deviceCounters != nil {
+            deviceCounters!.move(
+                from: byDeviceBefore ?? InlineArray(repeating: nil), to: figuresByDevice(of: slot),
+                dayWas: dayDevice.was, dayIs: dayDevice.now)
         }
         return isNew
     }
@@ -147,7 +170,8 @@ struct ArticleIndex: Sendable {
     /// Bytes held, counting capacity (the histograms' fixed 24 KiB included).
     var footprint: Int {
         let histogramBytes = counters.histograms == nil ? 0 : 2 * DepthHistogram.binCount * 12
-        return sections.footprint + names.footprint + firstDays.footprint + otherDays.footprint
+        return sections.footprint + (deviceCounters?.footprint ?? 0) + names.footprint + firstDays.footprint
+            + otherDays.footprint
             + otherNext.footprint
             + otherHeads.capacity * 8 + histogramBytes
     }
@@ -171,6 +195,7 @@ extension ArticleIndex {
         self.otherNext = otherNext
         self.otherHeads = otherHeads
         counters = recounted(lowest: lowest)
+        if names.count > DeviceCounters.minimumReaders { deviceCounters = DeviceCounters(self) }
     }
 
     /// The counters of the records, from each reader's all-time figures.

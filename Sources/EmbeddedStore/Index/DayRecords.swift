@@ -64,17 +64,24 @@ struct DayRecord: Equatable {
 }
 
 /// Day records, in chunks, with the few event counts and engaged times that outgrow their
-/// record's fields kept aside by record index.
+/// record's fields kept aside by record index, and each record's segment in a column beside
+/// them (the same index).
 struct DayRecords {
     private(set) var records = ChunkedArray<DayRecord>()
+    private(set) var segments = ChunkedArray<SegmentRecord>()
     private(set) var wideEvents = WideValues()
     private(set) var wideEngaged = WideValues()
 
     init() {}
 
-    /// Records as decoded from a snapshot; the caller has checked them (see ``ArticleCodec``).
-    init(records: ChunkedArray<DayRecord>, wideEvents: WideValues, wideEngaged: WideValues) {
+    /// Records as decoded from a snapshot; the caller has checked them (see ``ArticleCodec``),
+    /// and that there are as many segments as records.
+    init(
+        records: ChunkedArray<DayRecord>, segments: ChunkedArray<SegmentRecord>, wideEvents: WideValues,
+        wideEngaged: WideValues
+    ) {
         self.records = records
+        self.segments = segments
         self.wideEvents = wideEvents
         self.wideEngaged = wideEngaged
     }
@@ -83,7 +90,7 @@ struct DayRecords {
 
     /// Bytes held, counting capacity.
     var footprint: Int {
-        records.footprint + (wideEvents.capacity + wideEngaged.capacity) * 16
+        records.footprint + segments.footprint + (wideEvents.capacity + wideEngaged.capacity) * 16
     }
 
     func day(at index: Int) -> Int32 { records[index].day }
@@ -105,25 +112,32 @@ struct DayRecords {
             firstMs: start + record.firstOffset, lastMs: start + record.lastOffset)
     }
 
-    /// Appends a record of `figures` on `day`; returns its index.
+    /// Appends a record of `figures` and `segment` on `day`; returns its index.
     @discardableResult
-    mutating func append(day: Int32, _ figures: ReaderFigures) -> Int32 {
+    mutating func append(day: Int32, _ figures: ReaderFigures, segment: SegmentRecord) -> Int32 {
         precondition(count < Int32.max, "too many day records for one article")
         let index = Int32(count)
         var record = DayRecord(day: day, engaged: 0, bits: 0, maxProgress: 0, maxSeenDepth: 0)
         store(figures, in: &record, at: index)
         records.append(record)
+        segments.append(segment)
         return index
     }
 
-    /// Folds `figures` (of the same day) into record `index`, which holds `held` — as the caller
-    /// has just read them: reading them again would look a wide value up once more.
-    mutating func fold(_ figures: ReaderFigures, into held: ReaderFigures, at index: Int) {
+    /// Folds `figures` and `segment` (of the same day) into record `index`, which holds `held` —
+    /// as the caller has just read them: reading them again would look a wide value up once
+    /// more.
+    mutating func fold(
+        _ figures: ReaderFigures, into held: ReaderFigures, at index: Int, segment: SegmentRecord
+    ) {
         var record = records[index]
         var folded = held
         folded.fold(figures)
         store(folded, in: &record, at: Int32(index))
         records[index] = record
+        var kept = segments[index]
+        kept.fold(segment)
+        if kept != segments[index] { segments[index] = kept }
     }
 
     /// Marks record `index` as its reader's first of several days.

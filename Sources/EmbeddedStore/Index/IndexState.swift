@@ -26,6 +26,15 @@ struct IndexState {
     /// Above every erased article's version: where a new article's versions start, so that no
     /// answer kept for an erased article passes for a new one of the same name.
     var versionFloor: UInt64 = 0
+    /// The sources the reader-days' segments name.
+    var sources = SourceTable()
+    /// The last source interned and its id: a reader's events mostly repeat one.
+    private var lastSource: (name: String, id: UInt16)?
+
+    /// An empty index's state, keeping `sources`.
+    init(sources: SourceTable = SourceTable()) {
+        self.sources = sources
+    }
 
     func article(named name: String) -> ArticleIndex? {
         slots[ExactKey(name)].map { articles[Int($0)] }
@@ -70,7 +79,7 @@ struct IndexState {
                 let slot = slot(named: events[index].article)
                 fold(
                     slot: slot, reader: events[index].reader, day: events[index].day,
-                    ReaderFigures(events[index]))
+                    ReaderFigures(events[index]), segment: segment(of: events[index]))
                 articles[Int(slot)].foldSections(events[index])
             }
             return
@@ -99,7 +108,7 @@ struct IndexState {
             }
             let isNew = articles[Int(found[index].slot)].fold(
                 reader: events[index].reader, readerHash: found[index].readerHash, day: events[index].day,
-                ReaderFigures(events[index]))
+                ReaderFigures(events[index]), segment: segment(of: events[index]))
             articles[Int(found[index].slot)].foldSections(events[index])
             if isNew { pairCount += 1 }
             noteChange(of: found[index].slot)
@@ -136,8 +145,28 @@ struct IndexState {
         return slot
     }
 
-    private mutating func fold(slot: Int32, reader: String, day: Int32, _ figures: ReaderFigures) {
-        if articles[Int(slot)].fold(reader: reader, day: day, figures) {
+    /// What `event` says of its reader-day's segment, its source interned.
+    @inline(__always)
+    private mutating func segment(of event: EventRecord) -> SegmentRecord {
+        var source: UInt16?
+        if let name = event.source {
+            if let last = lastSource, last.name == name {
+                source = last.id
+            } else {
+                let id = sources.id(of: name)
+                lastSource = (name, id)
+                source = id
+            }
+        }
+        return SegmentRecord(
+            offset: event.timeMs - UTCDay.start(of: event.day), device: event.device,
+            widthDevice: event.widthDevice, source: source)
+    }
+
+    private mutating func fold(
+        slot: Int32, reader: String, day: Int32, _ figures: ReaderFigures, segment: SegmentRecord = .unknown
+    ) {
+        if articles[Int(slot)].fold(reader: reader, day: day, figures, segment: segment) {
             pairCount += 1
         }
         noteChange(of: slot)

@@ -18,6 +18,8 @@ struct DecodedArticle: Sendable {
     let index: ArticleIndex
     /// The mark it was encoded with (see ``EncodedArticle/mark``).
     let mark: Int64
+    /// The highest source id its reader-days name, which the index it joins must hold.
+    let highestSource: UInt16
 
     /// The article id.
     var article: String { index.name }
@@ -52,7 +54,7 @@ extension MemoryIndex {
     /// truncated, damaged or of an unknown format; never reads outside `bytes`.
     static func decodeArticle(_ bytes: UnsafeRawBufferPointer) throws(StoreError) -> DecodedArticle {
         let (index, mark) = try ArticleCodec.decode(bytes)
-        return DecodedArticle(index: index, mark: mark)
+        return DecodedArticle(index: index, mark: mark, highestSource: index.highestSource)
     }
 
     /// Adds decoded articles under one short hold of the write lock (a dictionary insertion
@@ -66,6 +68,9 @@ extension MemoryIndex {
         try state.write { state throws(StoreError) in
             if let held = articles.first(where: { state.slots[ExactKey($0.article)] != nil }) {
                 throw StoreError.corrupt("article \(held.article) is already in the index")
+            }
+            if let unknown = articles.first(where: { Int($0.highestSource) >= state.sources.count }) {
+                throw StoreError.corrupt("article \(unknown.article) names a source the store does not hold")
             }
             state.insert(articles.map(\.index))
         }

@@ -21,12 +21,14 @@ import Synchronization
 /// and 1/1000 histograms, without visiting readers; their quantiles may then be up to 0.001
 /// low (docs/api.md allows 0.01), and are exact when the quantile's bin holds a single value.
 final class MemoryIndex: Sendable {
-    let state = ReadWriteLocked(IndexState())
+    let state: ReadWriteLocked<IndexState>
     /// The all-time listing's orders (MemoryIndex+listing.swift).
     let listingOrders = Mutex(ListingOrders())
 
-    /// An empty index.
-    init() {}
+    /// An empty index, which keeps at most `sourceBound` sources (see ``SourceTable``).
+    init(sourceBound: Int = SourceTable.defaultBound) {
+        state = ReadWriteLocked(IndexState(sources: SourceTable(bound: sourceBound)))
+    }
 
     /// Folds events that are already durable and deduplicated (the store's writer thread calls
     /// this after each commit). `mark`, when given, becomes the index's ``mark``: pass the
@@ -60,12 +62,16 @@ final class MemoryIndex: Sendable {
     /// The readers of `article` with their figures folded over `days`, in byte order of their
     /// ids (as ``ProgressStore/readers(of:in:completion:)``); `nil` when the article never had
     /// an event.
-    func readers(of article: String, in days: DayRange) -> [ReaderSummary]? {
+    func readers(of article: String, in days: DayRange, segment: SegmentFilter = .all) -> [ReaderSummary]? {
         // Folding visits every reader: do it on a snapshot, so the writer (and every
         // acknowledgement waiting for it) never waits for a long read.
-        guard let index = state.read({ $0.article(named: article) }) else { return nil }
+        guard
+            let (index, match) = state.read({ state in
+                state.article(named: article).map { ($0, state.match(segment)) }
+            })
+        else { return nil }
         return index.names.slotsInByteOrder().compactMap { slot in
-            index.figures(of: slot, in: days).map {
+            index.figures(of: slot, in: days, matching: match).map {
                 ReaderSummary(reader: index.names.name(at: slot), figures: $0)
             }
         }
@@ -82,8 +88,13 @@ final class MemoryIndex: Sendable {
     func statistics(_ query: StatisticsQuery) -> StatisticsWork {
         state.read { state -> StatisticsWork in
             guard let index = state.article(named: query.article) else { return .answered(nil) }
-            if let answered = index.counters.statistics(answering: query) { return .answered(answered) }
-            return .fold(index)
+            let match = state.match(query.segment)
+            let answered =
+                match.isAll
+                ? index.counters.statistics(answering: query)
+                : index.statisticsFromCounters(query, matching: match)
+            if let answered { return .answered(answered) }
+            return .fold(index, match)
         }
     }
 
@@ -91,7 +102,7 @@ final class MemoryIndex: Sendable {
     func statisticsNow(_ query: StatisticsQuery) -> ArticleStatistics? {
         switch statistics(query) {
         case .answered(let statistics): statistics
-        case .fold(let article): article.statistics(query)
+        case .fold(let article, let match): article.statistics(query, matching: match)
         }
     }
 
@@ -117,6 +128,7 @@ final class MemoryIndex: Sendable {
 /// Statistics answered, or an article to fold for them.
 enum StatisticsWork {
     case answered(ArticleStatistics?)
-    /// A snapshot of the article, sharing its buffers: folding it needs no lock.
-    case fold(ArticleIndex)
+    /// A snapshot of the article, sharing its buffers: folding it needs no lock; and the
+    /// reader-days to fold.
+    case fold(ArticleIndex, SegmentMatch)
 }

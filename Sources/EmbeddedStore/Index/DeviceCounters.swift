@@ -1,0 +1,103 @@
+import ProgressCore
+import ProgressStore
+
+/// One article's all-time counters for each device class, over each reader's days of that class
+/// (docs/api.md, "Segments"), so that statistics filtered by device, and the segments by device,
+/// answer as the unfiltered ones do, without visiting a reader. An article keeps them from
+/// ``minimumReaders`` readers on, each class's histograms from its first reader (24 KB a class):
+/// below, folding the readers costs a few milliseconds at most, and the counters' memory would
+/// take a large share of a reader-day's 64 bytes (docs/performance.md).
+///
+/// A reader-day changes class when an event that names one arrives after the day's width, or
+/// one with an earlier time: the class it left drops the reader's figures there and takes them
+/// again without that day. Earliest and latest times cannot be taken back out of a minimum, so
+/// a class whose extreme may have gone with such a day is marked, and its times are found by a
+/// scan of the article's records (outside the index's lock) from then on.
+struct DeviceCounters: Sendable {
+    /// By ``DeviceClass/number``.
+    private var classes: [ArticleCounters]
+    private var timesStale = [Bool](repeating: false, count: 4)
+
+    /// Readers past which an article keeps the counters.
+    static let minimumReaders = 16_384
+
+    /// The counters of `article`'s readers, recounted.
+    init(_ article: ArticleIndex) {
+        classes = [ArticleCounters](repeating: ArticleCounters(), count: 4)
+        for slot in 0..<Int32(article.readerCount) {
+            let byDevice = article.figuresByDevice(of: slot)
+            for number in 0..<4 {
+                if let figures = byDevice[number] { add(figures, to: number) }
+            }
+        }
+    }
+
+    /// Adds a reader new to class `number`.
+    private mutating func add(_ figures: ReaderFigures, to number: Int) {
+        if classes[number].histograms == nil { classes[number].histograms = DepthHistograms() }
+        classes[number].move(from: nil, to: figures)
+    }
+
+    /// Readers with a day of `device`.
+    func readers(of device: DeviceClass) -> Int { classes[device.number].readers }
+
+    /// Moves one reader from its figures by class `before` to `after`, which differ only by one
+    /// day: of class `dayWas` before (`nil` when it is new) and `dayIs` after.
+    mutating func move(
+        from before: InlineArray<4, ReaderFigures?>, to after: InlineArray<4, ReaderFigures?>,
+        dayWas: DeviceClass?, dayIs: DeviceClass
+    ) {
+        for number in 0..<4 {
+            switch (before[number], after[number]) {
+            case (nil, nil):
+                continue
+            case (nil, let now?):
+                add(now, to: number)
+            case (let was?, let now):
+                guard was != now else { continue }
+                if dayWas?.number == number && dayIs.number != number {
+                    // The day left this class: the reader's figures here shrink.
+                    drop(was, from: number)
+                    if let now { add(now, to: number) }
+                } else if let now {
+                    classes[number].move(from: was, to: now)
+                }
+            }
+        }
+    }
+
+    private mutating func drop(_ figures: ReaderFigures, from number: Int) {
+        if figures.firstMs == classes[number].firstMs || figures.lastMs == classes[number].lastMs {
+            timesStale[number] = true
+        }
+        classes[number].drop(figures)
+    }
+
+    /// The all-time statistics of `device`'s reader-days that `query` asks for, when `spanned`
+    /// (its range holds every day of the article), no engaged minimum applies and the threshold
+    /// sits on a 1/1000 edge; else `nil`. When the class's earliest and latest times may not
+    /// hold, they are `scan`'s, and without it the answer is `nil`.
+    func statistics(
+        of device: DeviceClass, answering query: StatisticsQuery, spanned: Bool,
+        scan: ((DeviceClass) -> (first: Int64?, last: Int64?))? = nil
+    ) -> ArticleStatistics? {
+        let counters = classes[device.number]
+        guard spanned, query.minEngagedSeconds == 0, let edge = DepthHistogram.edge(of: query.threshold)
+        else { return nil }
+        // A class that never had a reader has no histograms: empty ones answer for it.
+        let histograms = counters.histograms ?? DepthHistograms()
+        var times = (first: counters.firstMs, last: counters.lastMs)
+        if timesStale[device.number] {
+            guard let scan else { return nil }
+            times = scan(device)
+        }
+        return ArticleStatistics.fromCounters(
+            readers: counters.readers, unscrollable: counters.unscrollable, events: counters.events,
+            engagedMs: counters.engagedMs, firstMs: times.first, lastMs: times.last,
+            histogram: histograms[query.metric],
+            depthSum: query.metric == .progress ? counters.progressSum : counters.seenSum, edge: edge)
+    }
+
+    /// Bytes held: the histograms' bins.
+    var footprint: Int { classes.filter { $0.histograms != nil }.count * 2 * DepthHistogram.binCount * 12 }
+}
