@@ -63,6 +63,35 @@ extension Segmenting {
         return found
     }
 
+    /// The counters `rp_article_segments` holds of `keys`.
+    static func counters(of keys: Set<CounterKey>, on connection: PGConnection) throws(StoreError)
+        -> [CounterKey: ArticleCounters]
+    {
+        guard !keys.isEmpty else { return [:] }
+        let list = Array(keys)
+        let rows = try connection.execute(
+            """
+            SELECT a.article, a.dimension, a.segment, \(ArticleCounters.columns.split(separator: ", ").map { "a." + $0 }.joined(separator: ", "))
+            FROM unnest($1::text[], $2::int2[], $3::int4[]) AS k (article, dimension, segment)
+            JOIN rp_article_segments AS a
+                ON a.article = k.article AND a.dimension = k.dimension AND a.segment = k.segment
+            """,
+            [
+                .textArray(list.map(\.article)), .numberArray(list.map(\.axis.rawValue)),
+                .numberArray(list.map(\.segment)),
+            ])
+        var found: [CounterKey: ArticleCounters] = [:]
+        for row in 0..<rows.rowCount {
+            guard let axis = Axis(rawValue: Int16(try rows.int64(row, 1))) else {
+                throw StoreError.corrupt("rp_article_segments holds a dimension \(rows.string(row, 1))")
+            }
+            let key = CounterKey(
+                article: rows.string(row, 0), axis: axis, segment: Int32(try rows.int64(row, 2)))
+            found[key] = try ArticleCounters(rows, row: row, from: 3)
+        }
+        return found
+    }
+
     /// Moves the segment counters of the `kept` articles by a fold of `days`: `changes` are the
     /// upsert's rows of those articles (article, reader, day, the day's device code and source
     /// id before — `NULL` for a new day — and after), `before` the pairs' figures by segment
@@ -74,7 +103,6 @@ extension Segmenting {
         before: [Folding.PairKey: [Codes: ReaderFigures]], on connection: PGConnection
     ) throws(StoreError) {
         guard !kept.isEmpty else { return }
-        var counters = try self.counters(of: kept, on: connection)
         var batch: [Folding.PairKey: [Codes: ReaderFigures]] = [:]
         var changed: Set<Folding.PairKey> = []
         for row in 0..<changes.rowCount {
@@ -94,6 +122,19 @@ extension Segmenting {
             batch[pair, default: [:]][now] = batch[pair]?[now].map { $0.folded(fold) } ?? fold
         }
         let after = try Folding.allTimeBySegment(of: Array(changed), on: connection)
+        var touched: Set<CounterKey> = []
+        for axis in Axis.allCases {
+            for (pair, byCodes) in batch {
+                let segments =
+                    changed.contains(pair)
+                    ? Set(project(before[pair], axis).keys).union(project(after[pair], axis).keys)
+                    : Set(project(byCodes, axis).keys)
+                for segment in segments {
+                    touched.insert(CounterKey(article: pair.article, axis: axis, segment: segment))
+                }
+            }
+        }
+        var counters = try self.counters(of: touched, on: connection)
         var left: Set<CounterKey> = []
         for axis in Axis.allCases {
             for (pair, byCodes) in batch where !changed.contains(pair) {
