@@ -70,11 +70,31 @@ extension Segmenting {
                 lastMs = max(lastMs ?? .min, try result.int64(row, 6))
             }
             units += sum
-            let counts = try ArticleCounters.binCounts(result.bytes(row, 8))
-            for bin in counts.indices where counts[bin] != 0 {
-                bins[bin] += counts[bin]
-                if bin >= edge { completed += Int(counts[bin]) }
+            let bytes = result.bytes(row, 8)
+            guard bytes.count != 4 * DepthHistogram.binCount else {
+                let counts = try ArticleCounters.binCounts(bytes)
+                for bin in counts.indices where counts[bin] != 0 { hold(counts[bin], in: bin, edge: edge) }
+                return
             }
+            guard bytes.count % 6 == 0 else {
+                throw StoreError.corrupt("a histogram of \(bytes.count) bytes")
+            }
+            // Sparse: each held bin's index and count, little-endian (``ArticleCounters/sparseBins(_:)``).
+            for at in stride(from: 0, to: bytes.count, by: 6) {
+                let bin = Int(bytes[at]) | Int(bytes[at + 1]) << 8
+                guard bin < DepthHistogram.binCount else {
+                    throw StoreError.corrupt("a histogram's bin \(bin)")
+                }
+                let held =
+                    UInt32(bytes[at + 2]) | UInt32(bytes[at + 3]) << 8 | UInt32(bytes[at + 4]) << 16
+                    | UInt32(bytes[at + 5]) << 24
+                hold(Int32(bitPattern: held), in: bin, edge: edge)
+            }
+        }
+
+        private mutating func hold(_ readers: Int32, in bin: Int, edge: Int) {
+            bins[bin] += readers
+            if bin >= edge { completed += Int(readers) }
         }
 
         var statistics: ArticleStatistics {
