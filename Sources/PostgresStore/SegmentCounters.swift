@@ -164,30 +164,33 @@ extension Segmenting {
 
     /// Sets the counters of every segment of `articles` from their rows (an article that grew
     /// past the bound, or lost days to retention); an article without rows loses its counters.
+    /// The rows come in order of segment and are saved a few hundred segments at a time, so
+    /// that an article of 10,000 sources never holds all of their histograms at once.
     static func countSegments(of articles: Set<String>, on connection: PGConnection) throws(StoreError) {
         guard !articles.isEmpty else { return }
-        var readers: [CounterKey: [String: ReaderFigures]] = [:]
+        try connection.execute(
+            "DELETE FROM rp_article_segments WHERE article = ANY($1::text[])", [.textArray(articles)])
         for axis in Axis.allCases {
             let rows = try connection.execute(
                 """
-                SELECT d.article, \(axis.sql("d")), d.reader, \(ReaderFigures.sql("d"))
-                FROM rp_reader_days AS d WHERE d.article = ANY($1::text[]) GROUP BY 1, 2, 3
+                SELECT d.article, \(axis.sql("d")), \(ReaderFigures.sql("d"))
+                FROM rp_reader_days AS d WHERE d.article = ANY($1::text[]) GROUP BY 1, 2, d.reader ORDER BY 1, 2
                 """, [.textArray(articles)])
+            var counters: [CounterKey: ArticleCounters] = [:]
+            var last: CounterKey?
             for row in 0..<rows.rowCount {
                 let key = CounterKey(
                     article: rows.string(row, 0), axis: axis, segment: Int32(try rows.int64(row, 1)))
-                readers[key, default: [:]][rows.string(row, 2)] = try ReaderFigures(rows, row: row, from: 3)
+                if key != last && counters.count >= 256 {
+                    try save(counters, on: connection)
+                    counters = [:]
+                }
+                last = key
+                counters[key, default: ArticleCounters(keepsHistograms: true)].move(
+                    from: nil, to: try ReaderFigures(rows, row: row, from: 2))
             }
+            try save(counters, on: connection)
         }
-        var counters: [CounterKey: ArticleCounters] = [:]
-        for (key, figures) in readers {
-            var kept = ArticleCounters(keepsHistograms: true)
-            for each in figures.values { kept.move(from: nil, to: each) }
-            counters[key] = kept
-        }
-        try connection.execute(
-            "DELETE FROM rp_article_segments WHERE article = ANY($1::text[])", [.textArray(articles)])
-        try save(counters, on: connection)
     }
 
     /// Sets the first and last event times of `keys` from the rows of their segment that stay.
