@@ -84,8 +84,7 @@ enum Erasing {
     {
         let kept = try Segmenting.keepingSegments(of: articles, on: connection)
         guard !kept.isEmpty else { return nil }
-        var counters = try Segmenting.counters(of: kept, on: connection)
-        var touched: Set<Segmenting.CounterKey> = []
+        var figures: [Segmenting.CounterKey: ReaderFigures] = [:]
         for axis in Segmenting.Axis.allCases {
             let rows = try connection.execute(
                 """
@@ -95,10 +94,12 @@ enum Erasing {
             for row in 0..<rows.rowCount {
                 let key = Segmenting.CounterKey(
                     article: rows.string(row, 0), axis: axis, segment: Int32(try rows.int64(row, 1)))
-                counters[key]?.drop(try ReaderFigures(rows, row: row, from: 2))
-                touched.insert(key)
+                figures[key] = try ReaderFigures(rows, row: row, from: 2)
             }
         }
+        let touched = Set(figures.keys)
+        var counters = try Segmenting.counters(of: touched, on: connection)
+        for (key, taken) in figures { counters[key]?.drop(taken) }
         return (counters, touched)
     }
 

@@ -43,26 +43,6 @@ extension Segmenting {
         return projected
     }
 
-    /// The counters `rp_article_segments` holds for `articles`.
-    static func counters(of articles: Set<String>, on connection: PGConnection) throws(StoreError)
-        -> [CounterKey: ArticleCounters]
-    {
-        guard !articles.isEmpty else { return [:] }
-        let rows = try connection.execute(
-            "SELECT article, dimension, segment, \(ArticleCounters.columns) FROM rp_article_segments "
-                + "WHERE article = ANY($1::text[])", [.textArray(articles)])
-        var found: [CounterKey: ArticleCounters] = [:]
-        for row in 0..<rows.rowCount {
-            guard let axis = Axis(rawValue: Int16(try rows.int64(row, 1))) else {
-                throw StoreError.corrupt("rp_article_segments holds a dimension \(rows.string(row, 1))")
-            }
-            let key = CounterKey(
-                article: rows.string(row, 0), axis: axis, segment: Int32(try rows.int64(row, 2)))
-            found[key] = try ArticleCounters(rows, row: row, from: 3)
-        }
-        return found
-    }
-
     /// The counters `rp_article_segments` holds of `keys`.
     static func counters(of keys: Set<CounterKey>, on connection: PGConnection) throws(StoreError)
         -> [CounterKey: ArticleCounters]
