@@ -4,8 +4,11 @@ import ProgressStore
 /// are answered from, kept up to date by folding. The histograms are always kept here, whatever
 /// the article's size.
 extension ArticleCounters {
-    /// The columns `SELECT` names in ``columns``, from `row` of `result` (text form).
-    init(_ result: PGResult, row: Int, from column: Int) throws(StoreError) {
+    /// The columns `SELECT` names in ``columns``, or in ``columns(of:)`` with `metric` (whose
+    /// other histogram is left empty), from `row` of `result`.
+    init(_ result: PGResult, row: Int, from column: Int, only metric: ArticleStatistics.Metric? = nil)
+        throws(StoreError)
+    {
         self.init()
         readers = Int(try result.int64(row, column))
         unscrollable = Int(try result.int64(row, column + 1))
@@ -21,13 +24,21 @@ extension ArticleCounters {
         progressSum = DepthSum(units: progressUnits)
         seenSum = DepthSum(units: seenUnits)
         histograms = DepthHistograms(
-            progress: try Self.histogram(result.bytes(row, column + 8)),
-            seenDepth: try Self.histogram(result.bytes(row, column + 9)))
+            progress: metric == .seenDepth
+                ? DepthHistogram() : try Self.histogram(result.bytes(row, column + 8)),
+            seenDepth: metric == .progress
+                ? DepthHistogram() : try Self.histogram(result.bytes(row, column + 9)))
     }
 
     static let columns =
         "readers, unscrollable, events, engaged_ms, first_ms, last_ms, progress_units, seen_units, "
         + "progress_bins, seen_bins"
+
+    /// ``columns`` with the sums as text and only `metric`'s histogram, for a binary result.
+    static func columns(of metric: ArticleStatistics.Metric) -> String {
+        "readers, unscrollable, events, engaged_ms, first_ms, last_ms, progress_units::text, seen_units::text, "
+            + (metric == .progress ? "progress_bins, NULL" : "NULL, seen_bins")
+    }
 
     /// 1001 little-endian 32-bit counts.
     static func bins(_ histogram: DepthHistogram?) -> [UInt8] {
@@ -36,14 +47,38 @@ extension ArticleCounters {
         }
     }
 
+    /// The bins that hold something, each as its index and its count (2 and 4 little-endian
+    /// bytes): what `rp_article_segments` keeps, its segments being mostly small.
+    static func sparseBins(_ histogram: DepthHistogram?) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for (bin, count) in (histogram ?? DepthHistogram()).binCounts.enumerated() where count != 0 {
+            bytes += [UInt8(truncatingIfNeeded: bin), UInt8(truncatingIfNeeded: bin >> 8)]
+            bytes += (0..<4).map { UInt8(truncatingIfNeeded: UInt32(bitPattern: count) >> (8 * $0)) }
+        }
+        return bytes
+    }
+
+    /// The counts of ``bins(_:)``, or of ``sparseBins(_:)`` (whose length is a multiple of 6,
+    /// which 4004 is not).
+    static func binCounts(_ bytes: [UInt8]) throws(StoreError) -> [Int32] {
+        func word(_ at: Int) -> Int32 {
+            Int32(bitPattern: (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[at + $1]) << (8 * $1) })
+        }
+        if bytes.count == 4 * DepthHistogram.binCount {
+            return (0..<DepthHistogram.binCount).map { word(4 * $0) }
+        }
+        guard bytes.count % 6 == 0 else { throw StoreError.corrupt("a histogram of \(bytes.count) bytes") }
+        var counts = [Int32](repeating: 0, count: DepthHistogram.binCount)
+        for at in stride(from: 0, to: bytes.count, by: 6) {
+            let bin = Int(bytes[at]) | Int(bytes[at + 1]) << 8
+            guard bin < DepthHistogram.binCount else { throw StoreError.corrupt("a histogram's bin \(bin)") }
+            counts[bin] = word(at + 2)
+        }
+        return counts
+    }
+
     static func histogram(_ bytes: [UInt8]) throws(StoreError) -> DepthHistogram {
-        guard bytes.count == 4 * DepthHistogram.binCount else {
-            throw StoreError.corrupt("rp_articles holds a histogram of \(bytes.count) bytes")
-        }
-        let counts = (0..<DepthHistogram.binCount).map { bin in
-            Int32(bitPattern: (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[4 * bin + $1]) << (8 * $1) })
-        }
-        return DepthHistogram(binCounts: counts)
+        DepthHistogram(binCounts: try binCounts(bytes))
     }
 }
 

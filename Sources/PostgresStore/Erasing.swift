@@ -18,10 +18,15 @@ enum Erasing {
             aggregates[article]?.drop(try ReaderFigures(rows, row: row, from: 1))
             days += Int(try rows.int64(row, 8))
         }
+        let segments = try segmentsLeft(by: reader, of: Set(aggregates.keys), on: connection)
         try connection.execute("DELETE FROM rp_reader_days WHERE reader = $1", [.text(reader)])
         try connection.execute("DELETE FROM rp_ids WHERE reader = $1", [.text(reader)])
         try recountTimes(&aggregates, on: connection)
         try Folding.save(aggregates, on: connection)
+        if var counters = segments?.counters {
+            try Segmenting.recountTimes(of: segments!.touched, in: &counters, on: connection)
+            try Segmenting.save(counters, on: connection)
+        }
         return ErasureCount(articles: rows.rowCount, readerDays: days)
     }
 
@@ -34,11 +39,13 @@ enum Erasing {
         try connection.execute("DELETE FROM rp_ids WHERE article = $1", [.text(article)])
         try connection.execute("DELETE FROM rp_sections WHERE article = $1", [.text(article)])
         try connection.execute("DELETE FROM rp_attention WHERE article = $1", [.text(article)])
+        try connection.execute("DELETE FROM rp_article_segments WHERE article = $1", [.text(article)])
         return ErasureCount(articles: Int(try deleted.int64(0, 0)), readerDays: Int(rows.affectedRows))
     }
 
-    /// Takes out every record of a UTC day before `day`, recounting the articles that had one;
-    /// an article left without readers loses its section map too.
+    /// Takes out every record of a UTC day before `day`, recounting the articles that had one
+    /// (and their segments' counters, where kept); an article left without readers loses
+    /// its section map too.
     static func dropDays(before day: Int32, on connection: PGConnection) throws(StoreError) {
         try connection.execute("DELETE FROM rp_attention WHERE day < $1", [.int(Int64(day))])
         let affected = try connection.execute(
@@ -58,11 +65,42 @@ enum Erasing {
             recounted[rows.string(row, 0)]!.move(from: nil, to: try ReaderFigures(rows, row: row, from: 1))
         }
         try Folding.save(recounted, on: connection)
+        try Segmenting.countSegments(
+            of: Segmenting.keepingSegments(of: Set(articles), on: connection), on: connection)
         try connection.execute(
             """
             DELETE FROM rp_sections AS s WHERE s.article = ANY($1::text[])
                 AND NOT EXISTS (SELECT 1 FROM rp_articles AS a WHERE a.article = s.article)
             """, [.textArray(articles)])
+    }
+
+    /// The segment counters of those of `articles` that keep them, with `reader`'s figures by
+    /// segment taken out, and the segments it was in (whose times are still to recount once
+    /// its rows are gone); `nil` when none keeps them.
+    private static func segmentsLeft(by reader: String, of articles: Set<String>, on connection: PGConnection)
+        throws(StoreError) -> (
+            counters: [Segmenting.CounterKey: ArticleCounters], touched: Set<Segmenting.CounterKey>
+        )?
+    {
+        let kept = try Segmenting.keepingSegments(of: articles, on: connection)
+        guard !kept.isEmpty else { return nil }
+        var figures: [Segmenting.CounterKey: ReaderFigures] = [:]
+        for axis in Segmenting.Axis.allCases {
+            let rows = try connection.execute(
+                """
+                SELECT d.article, \(axis.sql("d")), \(ReaderFigures.sql("d"))
+                FROM rp_reader_days AS d WHERE d.reader = $1 AND d.article = ANY($2::text[]) GROUP BY 1, 2
+                """, [.text(reader), .textArray(kept)])
+            for row in 0..<rows.rowCount {
+                let key = Segmenting.CounterKey(
+                    article: rows.string(row, 0), axis: axis, segment: Int32(try rows.int64(row, 1)))
+                figures[key] = try ReaderFigures(rows, row: row, from: 2)
+            }
+        }
+        let touched = Set(figures.keys)
+        var counters = try Segmenting.counters(of: touched, on: connection)
+        for (key, taken) in figures { counters[key]?.drop(taken) }
+        return (counters, touched)
     }
 
     /// Sets each article's first and last event time from the rows it has left.

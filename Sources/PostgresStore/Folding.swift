@@ -1,7 +1,7 @@
 import ProgressStore
 
 /// Folding the log into the tables: `rp_log`'s rows, oldest first, into `rp_reader_days`,
-/// `rp_articles`, `rp_sections` and `rp_attention`, then out of the log — in one transaction
+/// `rp_articles`, `rp_article_segments`, `rp_sources`, `rp_sections` and `rp_attention`, then out of the log — in one transaction
 /// that holds `rp_fold`'s row, so that folds, erasures and retention happen one at a time, in
 /// order, whichever node runs them.
 enum Folding {
@@ -14,6 +14,12 @@ enum Folding {
     struct PairKey: Hashable {
         var article: String
         var reader: String
+    }
+
+    /// What a fold batch holds of one reader-day: its figures and its segment.
+    struct DayFold {
+        var figures: ReaderFigures
+        var segment: DaySegment
     }
 
     /// Takes `rp_fold`'s row: waits for it (`wait`), or returns false at once when another
@@ -31,22 +37,25 @@ enum Folding {
             "SELECT seq, payload FROM rp_log ORDER BY seq LIMIT $1", [.int(Int64(maxRows))],
             binaryResult: true)
         guard rows.rowCount > 0 else { return 0 }
-        var days: [DayKey: ReaderFigures] = [:]
+        var days: [DayKey: DayFold] = [:]
         var parts = Parts()
+        var sources = SourceNames()
         var seqs: [Int64] = []
         for row in 0..<rows.rowCount {
             seqs.append(try rows.int64(row, 0))
             for event in try EventLogCodec.decode(rows.bytes(row, 1)) {
                 parts.add(event)
+                sources.add(event.source)
                 let key = DayKey(article: event.article, reader: event.reader, day: event.day)
                 if days[key] == nil {
-                    days[key] = ReaderFigures(event)
+                    days[key] = DayFold(figures: ReaderFigures(event), segment: DaySegment(event))
                 } else {
-                    days[key]!.fold(ReaderFigures(event))
+                    days[key]!.figures.fold(ReaderFigures(event))
+                    days[key]!.segment.fold(event)
                 }
             }
         }
-        try apply(days, on: connection)
+        try apply(days, sources: sources, on: connection)
         try apply(parts, on: connection)
         try connection.execute("DELETE FROM rp_log WHERE seq = ANY($1::int8[])", [.numberArray(seqs)])
         return rows.rowCount
@@ -57,64 +66,107 @@ enum Folding {
         while try foldPending(connection) > 0 {}
     }
 
-    /// Adds `days` to the tables: the readers' day rows, and each article's counters moved by
-    /// how each reader's all-time figures change.
-    static func apply(_ days: [DayKey: ReaderFigures], on connection: PGConnection) throws(StoreError) {
+    /// Adds `days` to the tables: the readers' day rows with their segments, and each article's
+    /// counters (and its segments' counters, where kept) moved by how each reader's
+    /// all-time figures change. `sources` are the batch's named sources in order of arrival.
+    static func apply(_ days: [DayKey: DayFold], sources: SourceNames, on connection: PGConnection)
+        throws(StoreError)
+    {
         var pairs: [PairKey: ReaderFigures] = [:]
         for (key, fold) in days {
             let pair = PairKey(article: key.article, reader: key.reader)
-            pairs[pair] = pairs[pair].map { $0.folded(fold) } ?? fold
+            pairs[pair] = pairs[pair].map { $0.folded(fold.figures) } ?? fold.figures
         }
-        let before = try allTime(of: Array(pairs.keys), on: connection)
-        var aggregates = try aggregates(of: Set(pairs.keys.map(\.article)), on: connection)
+        let before = try allTimeBySegment(of: Array(pairs.keys), on: connection)
+        let articles = Set(pairs.keys.map(\.article))
+        var aggregates = try aggregates(of: articles, on: connection)
         for (pair, batch) in pairs {
-            let prior = before[pair]
+            let prior = before[pair].map(Segmenting.total)
             aggregates[pair.article, default: ArticleCounters(keepsHistograms: true)].move(
                 from: prior, to: prior.map { $0.folded(batch) } ?? batch)
         }
+        let kept = try Segmenting.keepingSegments(of: articles, on: connection)
+        let ids = try Segmenting.sourceIDs(for: sources, on: connection)
         let entries = Array(days)
-        try connection.execute(
+        let segments = entries.map(\.value.segment)
+        let changes = try connection.execute(
             """
-            INSERT INTO rp_reader_days AS d (article, reader, day, max_progress, max_seen, scrollable, events,
-                engaged_ms, first_ms, last_ms)
-            SELECT * FROM unnest($1::text[], $2::text[], $3::int4[], $4::float8[], $5::float8[], $6::bool[],
-                $7::int8[], $8::int8[], $9::int8[], $10::int8[])
-            ON CONFLICT (article, reader, day) DO UPDATE SET
-                max_progress = greatest(d.max_progress, excluded.max_progress),
-                max_seen = greatest(d.max_seen, excluded.max_seen),
-                scrollable = d.scrollable OR excluded.scrollable,
-                events = d.events + excluded.events,
-                engaged_ms = d.engaged_ms + excluded.engaged_ms,
-                first_ms = least(d.first_ms, excluded.first_ms),
-                last_ms = greatest(d.last_ms, excluded.last_ms)
+            WITH u AS (
+                SELECT * FROM unnest($1::text[], $2::text[], $3::int4[], $4::float8[], $5::float8[], $6::bool[],
+                    $7::int8[], $8::int8[], $9::int8[], $10::int8[], $11::int2[], $12::int8[], $13::int2[],
+                    $14::int8[], $15::int4[], $16::int8[])
+                    AS u (article, reader, day, max_progress, max_seen, scrollable, events, engaged_ms, first_ms,
+                        last_ms, device, device_ms, width_device, width_ms, source, source_ms)),
+            old AS (
+                SELECT d.article, d.reader, d.day, \(Segmenting.device("d")) AS device,
+                    \(Segmenting.source("d")) AS source
+                FROM rp_reader_days AS d JOIN u ON d.article = u.article AND d.reader = u.reader AND d.day = u.day
+                WHERE d.article = ANY($17::text[])),
+            up AS (
+                INSERT INTO rp_reader_days AS d (article, reader, day, max_progress, max_seen, scrollable, events,
+                    engaged_ms, first_ms, last_ms, device, device_ms, width_device, width_ms, source, source_ms)
+                SELECT article, reader, day, max_progress, max_seen, scrollable, events, engaged_ms, first_ms,
+                    last_ms, nullif(device, -1), device_ms, nullif(width_device, -1), width_ms, nullif(source, -1),
+                    source_ms
+                FROM u
+                ON CONFLICT (article, reader, day) DO UPDATE SET
+                    max_progress = greatest(d.max_progress, excluded.max_progress),
+                    max_seen = greatest(d.max_seen, excluded.max_seen),
+                    scrollable = d.scrollable OR excluded.scrollable,
+                    events = d.events + excluded.events,
+                    engaged_ms = d.engaged_ms + excluded.engaged_ms,
+                    first_ms = least(d.first_ms, excluded.first_ms),
+                    last_ms = greatest(d.last_ms, excluded.last_ms),
+                    \(Segmenting.earlier("device")), \(Segmenting.earlier("width_device", time: "width_ms")),
+                    \(Segmenting.earlier("source"))
+                RETURNING d.article, d.reader, d.day, \(Segmenting.device("d")) AS device,
+                    \(Segmenting.source("d")) AS source)
+            SELECT up.article, up.reader, up.day, old.device, old.source, up.device, up.source
+            FROM up LEFT JOIN old ON old.article = up.article AND old.reader = up.reader AND old.day = up.day
+            WHERE up.article = ANY($17::text[])
             """,
             [
                 .textArray(entries.map(\.key.article)), .textArray(entries.map(\.key.reader)),
-                .numberArray(entries.map(\.key.day)), .doubleArray(entries.map(\.value.maxProgress)),
-                .doubleArray(entries.map(\.value.maxSeenDepth)), .boolArray(entries.map(\.value.scrollable)),
-                .numberArray(entries.map(\.value.events)), .numberArray(entries.map(\.value.engagedMs)),
-                .numberArray(entries.map(\.value.firstMs)), .numberArray(entries.map(\.value.lastMs)),
+                .numberArray(entries.map(\.key.day)), .doubleArray(entries.map(\.value.figures.maxProgress)),
+                .doubleArray(entries.map(\.value.figures.maxSeenDepth)),
+                .boolArray(entries.map(\.value.figures.scrollable)),
+                .numberArray(entries.map(\.value.figures.events)),
+                .numberArray(entries.map(\.value.figures.engagedMs)),
+                .numberArray(entries.map(\.value.figures.firstMs)),
+                .numberArray(entries.map(\.value.figures.lastMs)),
+                .numberArray(segments.map { Segmenting.code($0.device) }),
+                .numberArray(segments.map(\.deviceMs)),
+                .numberArray(segments.map { Segmenting.code($0.widthDevice) }),
+                .numberArray(segments.map(\.widthMs)),
+                .numberArray(segments.map { $0.source.map { ids[$0] ?? Segmenting.otherID } ?? -1 }),
+                .numberArray(segments.map(\.sourceMs)), .textArray(kept),
             ])
         try save(aggregates, on: connection)
+        try Segmenting.moveCounters(of: kept, days: days, changes: changes, before: before, on: connection)
+        let due = aggregates.filter { $0.value.readers > ArticleCounters.histogramMinimumReaders }.keys
+            .filter { !kept.contains($0) }
+        try Segmenting.countSegments(of: Set(due), on: connection)
     }
 
-    /// Each pair's all-time figures over the days the table holds (pairs it has not yet are
-    /// missing).
-    static func allTime(of pairs: [PairKey], on connection: PGConnection) throws(StoreError) -> [PairKey:
-        ReaderFigures]
+    /// Each pair's all-time figures over the days the table holds, by the days' segments
+    /// (pairs it has not yet are missing).
+    static func allTimeBySegment(of pairs: [PairKey], on connection: PGConnection) throws(StoreError)
+        -> [PairKey: [Segmenting.Codes: ReaderFigures]]
     {
         guard !pairs.isEmpty else { return [:] }
         let rows = try connection.execute(
             """
-            SELECT d.article, d.reader, \(ReaderFigures.sql("d"))
+            SELECT d.article, d.reader, \(Segmenting.device("d")), \(Segmenting.source("d")), \(ReaderFigures.sql("d"))
             FROM unnest($1::text[], $2::text[]) AS p (article, reader)
             JOIN rp_reader_days AS d ON d.article = p.article AND d.reader = p.reader
-            GROUP BY d.article, d.reader
+            GROUP BY 1, 2, 3, 4
             """, [.textArray(pairs.map(\.article)), .textArray(pairs.map(\.reader))])
-        var figures: [PairKey: ReaderFigures] = [:]
+        var figures: [PairKey: [Segmenting.Codes: ReaderFigures]] = [:]
         for row in 0..<rows.rowCount {
-            figures[PairKey(article: rows.string(row, 0), reader: rows.string(row, 1))] = try ReaderFigures(
-                rows, row: row, from: 2)
+            let pair = PairKey(article: rows.string(row, 0), reader: rows.string(row, 1))
+            let codes = Segmenting.Codes(
+                device: Int32(try rows.int64(row, 2)), source: Int32(try rows.int64(row, 3)))
+            figures[pair, default: [:]][codes] = try ReaderFigures(rows, row: row, from: 4)
         }
         return figures
     }

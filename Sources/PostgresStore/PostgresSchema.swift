@@ -14,6 +14,15 @@ import ProgressStore
 /// - `rp_sections`: per article, the section map of the latest event (by time) that carried
 ///   one, as the journal encodes an event, with that time.
 /// - `rp_attention`: per article and UTC day, the attention of the twenty bands summed, in ms.
+/// - `rp_reader_days` also keeps each day's segment as ``DaySegment`` folds it (docs/api.md,
+///   "Segments"): the named device class and its event's time, the width's class and its
+///   time, the named source (an `rp_sources` id) and its time; `NULL` with the largest time
+///   where none was named. ``Segmenting`` resolves them in SQL.
+/// - `rp_sources`: the distinct sources, at most ``Segmenting/maximumSources`` past the two
+///   kept names `(other)` (id 0, which sources past the bound count as) and `(direct)` (id 1).
+/// - `rp_article_segments`: per large article and segment — a device class (dimension 0, its
+///   code) or a source (dimension 1, its id) — the counters of `rp_articles` over that
+///   segment's reader-days, so that a filter costs one row and the segments one row each.
 /// - `rp_salts`: the daily salts of derived reader ids. `rp_fold`: one row, locked by whoever
 ///   folds, erases or applies retention, which keeps them in order.
 enum PostgresSchema {
@@ -82,6 +91,36 @@ enum PostgresSchema {
             PRIMARY KEY (article, day)
         );
         CREATE INDEX rp_attention_by_day ON rp_attention (day);
+        """,
+        """
+        ALTER TABLE rp_reader_days
+            ADD COLUMN device smallint,
+            ADD COLUMN device_ms bigint NOT NULL DEFAULT 9223372036854775807,
+            ADD COLUMN width_device smallint,
+            ADD COLUMN width_ms bigint NOT NULL DEFAULT 9223372036854775807,
+            ADD COLUMN source integer,
+            ADD COLUMN source_ms bigint NOT NULL DEFAULT 9223372036854775807;
+        CREATE TABLE rp_sources (
+            id integer PRIMARY KEY,
+            source text COLLATE "C" NOT NULL UNIQUE
+        );
+        INSERT INTO rp_sources VALUES (0, '(other)'), (1, '(direct)');
+        CREATE TABLE rp_article_segments (
+            article text COLLATE "C" NOT NULL,
+            dimension smallint NOT NULL,
+            segment integer NOT NULL,
+            readers bigint NOT NULL,
+            unscrollable bigint NOT NULL,
+            events bigint NOT NULL,
+            engaged_ms bigint NOT NULL,
+            first_ms bigint NOT NULL,
+            last_ms bigint NOT NULL,
+            progress_units numeric NOT NULL,
+            seen_units numeric NOT NULL,
+            progress_bins bytea NOT NULL,
+            seen_bins bytea NOT NULL,
+            PRIMARY KEY (article, dimension, segment)
+        );
         """,
     ]
 

@@ -49,17 +49,10 @@ extension PostgresStore {
         of article: String, in days: DayRange, segment: SegmentFilter,
         completion: @escaping @Sendable (Result<[ReaderSummary]?, StoreError>) -> Void
     ) {
-        guard segment.isAll else { return completion(.failure(.configuration("segments are not kept yet"))) }
         read(
-            { (connection) throws(StoreError) in try Self.readers(of: article, in: days, on: connection) },
-            completion: completion)
-    }
-
-    public func segments(
-        _ query: SegmentsQuery,
-        completion: @escaping @Sendable (Result<SegmentStatistics?, StoreError>) -> Void
-    ) {
-        completion(.failure(.configuration("segments are not kept yet")))
+            { (connection) throws(StoreError) in
+                try Self.readers(of: article, in: days, segment: segment, on: connection)
+            }, completion: completion)
     }
 
     public func statistics(
@@ -68,6 +61,7 @@ extension PostgresStore {
     ) {
         read(
             { (connection) throws(StoreError) -> ArticleStatistics? in
+                guard query.segment.isAll else { return try Self.segmentStatistics(query, on: connection) }
                 let rows = try connection.execute(
                     "SELECT \(ArticleCounters.columns) FROM rp_articles WHERE article = $1",
                     [.text(query.article)])
@@ -146,20 +140,24 @@ extension PostgresStore {
         return tallies
     }
 
-    /// The readers of `article` folded over `days`, in the byte order of their ids; nil for an
-    /// article without events.
-    static func readers(of article: String, in days: DayRange, on connection: PGConnection) throws(StoreError)
-        -> [ReaderSummary]?
-    {
+    /// The readers of `article` folded over those of `days` whose segment `segment` admits, in
+    /// the byte order of their ids; nil for an article without events.
+    static func readers(
+        of article: String, in days: DayRange, segment: SegmentFilter = .all, on connection: PGConnection
+    ) throws(StoreError) -> [ReaderSummary]? {
         let exists = try connection.execute("SELECT 1 FROM rp_articles WHERE article = $1", [.text(article)])
         guard exists.rowCount == 1 else { return nil }
+        var parameters: [PGValue] = [
+            .text(article), .int(Int64(days.from ?? Int32.min)), .int(Int64(days.to ?? Int32.max)),
+        ]
+        guard let admitted = try Segmenting.condition(segment, on: "d", parameters: &parameters, connection)
+        else { return [] }
         let rows = try connection.execute(
             """
             SELECT d.reader, \(ReaderFigures.sql("d"))
-            FROM rp_reader_days AS d WHERE d.article = $1 AND d.day BETWEEN $2 AND $3
+            FROM rp_reader_days AS d WHERE d.article = $1 AND d.day BETWEEN $2 AND $3\(admitted)
             GROUP BY d.reader ORDER BY d.reader
-            """,
-            [.text(article), .int(Int64(days.from ?? Int32.min)), .int(Int64(days.to ?? Int32.max))])
+            """, parameters)
         return try (0..<rows.rowCount).map { (row) throws(StoreError) in
             ReaderSummary(reader: rows.string(row, 0), figures: try ReaderFigures(rows, row: row, from: 1))
         }

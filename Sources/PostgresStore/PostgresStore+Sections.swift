@@ -6,7 +6,8 @@ extension PostgresStore {
     /// seen-depth histogram when it spans the range and the article is past the fast-path rule
     /// (exact for a start on the 1/1000 grid, otherwise counting from the start's bin, so
     /// readers up to 0.001 below it may count, as the embedded store does), else counted
-    /// between the bounds from the day rows.
+    /// between the bounds from the day rows — always under a segment filter, which leaves the
+    /// attention out.
     public func sections(
         _ query: StatisticsQuery,
         completion: @escaping @Sendable (Result<SectionStatistics?, StoreError>) -> Void
@@ -21,8 +22,9 @@ extension PostgresStore {
                 guard rows.rowCount == 1 else { return nil }
                 let map = rows.isNull(0, 0) ? [] : try SectionMap.decode(rows.bytes(0, 0))
                 let counters = try ArticleCounters(rows, row: 0, from: 1)
-                let attention = try Self.attention(of: query, on: connection)
-                if counters.spans(query.days), counters.readers > ArticleCounters.histogramMinimumReaders,
+                let attention = query.segment.isAll ? try Self.attention(of: query, on: connection) : nil
+                if query.segment.isAll, counters.spans(query.days),
+                    counters.readers > ArticleCounters.histogramMinimumReaders,
                     let seen = counters.histograms?.seenDepth
                 {
                     let atOrAbove = seen.countsAtOrAbove()
@@ -64,22 +66,27 @@ extension PostgresStore {
 
     /// The readers of `query.article` in `query.days`, and for each of `bounds` (ascending, the
     /// first below every depth) how many have a depth — their maximum `seenDepth` in range, 1
-    /// for an unscrollable reader — at or above it: one pass that puts each reader between two
-    /// bounds.
+    /// for an unscrollable reader, over the reader-days of `query.segment` — at or above it: one
+    /// pass that puts each reader between two bounds.
     private static func depthCounts(
         of query: StatisticsQuery, bounds: [Double], on connection: PGConnection
     ) throws(StoreError) -> (readers: Int, atOrAbove: [Double: Int]) {
+        var parameters: [PGValue] = [
+            .text(query.article), .int(Int64(query.days.from ?? Int32.min)),
+            .int(Int64(query.days.to ?? Int32.max)), .doubleArray(bounds),
+        ]
+        guard
+            let admitted = try Segmenting.condition(
+                query.segment, on: "d", parameters: &parameters, connection)
+        else { return (0, [:]) }
         let rows = try connection.execute(
             """
             SELECT width_bucket(r.depth, $4::float8[]), count(*)
-            FROM (SELECT CASE WHEN bool_or(scrollable) THEN max(max_seen) ELSE 1 END AS depth
-                FROM rp_reader_days WHERE article = $1 AND day BETWEEN $2 AND $3 GROUP BY reader) AS r
+            FROM (SELECT CASE WHEN bool_or(d.scrollable) THEN max(d.max_seen) ELSE 1 END AS depth
+                FROM rp_reader_days AS d WHERE d.article = $1 AND d.day BETWEEN $2 AND $3\(admitted)
+                GROUP BY d.reader) AS r
             GROUP BY 1
-            """,
-            [
-                .text(query.article), .int(Int64(query.days.from ?? Int32.min)),
-                .int(Int64(query.days.to ?? Int32.max)), .doubleArray(bounds),
-            ])
+            """, parameters)
         // Bucket j holds the depths in [bounds[j - 1], bounds[j]).
         var within = [Int](repeating: 0, count: bounds.count + 1)
         for row in 0..<rows.rowCount {
