@@ -53,10 +53,12 @@ struct ArticleIndex: Sendable {
         var after = figures
         // By device, for the counters of each class, when the article keeps them and the reader
         // has other days (a reader of one day has all its figures in the day's class).
+        let tracksDevices = deviceCounters != nil
         let byDeviceBefore =
-            deviceCounters == nil || isNew || !firstDays.records[Int(slot)].hasOtherDays
+            !tracksDevices || isNew || !firstDays.records[Int(slot)].hasOtherDays
             ? nil : figuresByDevice(of: slot)
-        var dayDevice: (was: DeviceClass?, now: DeviceClass)
+        // The day's class before and after, read only when counters by class need it.
+        var dayDevice: (was: DeviceClass?, now: DeviceClass) = (nil, .other)
         if isNew {
             before = nil
             firstDays.append(day: day, figures, segment: segment)
@@ -67,13 +69,13 @@ struct ArticleIndex: Sendable {
             after.fold(allTime)
             switch record {
             case .first(let index, let held):
-                dayDevice.was = firstDays.segments[index].device
+                if tracksDevices { dayDevice.was = firstDays.segments[index].device }
                 firstDays.fold(figures, into: held, at: index, segment: segment)
-                dayDevice.now = firstDays.segments[index].device
+                if tracksDevices { dayDevice.now = firstDays.segments[index].device }
             case .other(let index, let held):
-                dayDevice.was = otherDays.segments[index].device
+                if tracksDevices { dayDevice.was = otherDays.segments[index].device }
                 otherDays.fold(figures, into: held, at: index, segment: segment)
-                dayDevice.now = otherDays.segments[index].device
+                if tracksDevices { dayDevice.now = otherDays.segments[index].device }
             case nil:
                 // A new day goes first in the chain; the order of a reader's days is irrelevant.
                 let index = otherDays.append(day: day, figures, segment: segment)

@@ -79,7 +79,7 @@ struct IndexState {
                 let slot = slot(named: events[index].article)
                 fold(
                     slot: slot, reader: events[index].reader, day: events[index].day,
-                    ReaderFigures(events[index]), segment: segment(of: events[index]))
+                    ReaderFigures(events[index]), segment: segment(of: events, at: index))
                 if events[index].parts != nil { articles[Int(slot)].foldSections(events[index]) }
             }
             return
@@ -108,7 +108,7 @@ struct IndexState {
             }
             let isNew = articles[Int(found[index].slot)].fold(
                 reader: events[index].reader, readerHash: found[index].readerHash, day: events[index].day,
-                ReaderFigures(events[index]), segment: segment(of: events[index]))
+                ReaderFigures(events[index]), segment: segment(of: events, at: index))
             // Most events have no parts: no copy of the event for them.
             if events[index].parts != nil { articles[Int(found[index].slot)].foldSections(events[index]) }
             if isNew { pairCount += 1 }
@@ -146,11 +146,13 @@ struct IndexState {
         return slot
     }
 
-    /// What `event` says of its reader-day's segment, its source interned.
+    /// What event `index` of `events` says of its reader-day's segment, its source interned;
+    /// read field by field, so that the event is not copied.
     @inline(__always)
-    private mutating func segment(of event: EventRecord) -> SegmentRecord {
+    private mutating func segment(of events: UnsafeBufferPointer<EventRecord>, at index: Int) -> SegmentRecord
+    {
         var source: UInt16?
-        if let name = event.source {
+        if let name = events[index].source {
             if let last = lastSource, last.name == name {
                 source = last.id
             } else {
@@ -159,9 +161,10 @@ struct IndexState {
                 source = id
             }
         }
+        let time = events[index].timeMs
         return SegmentRecord(
-            offset: event.timeMs - UTCDay.start(of: event.day), device: event.device,
-            widthDevice: event.widthDevice, source: source)
+            offset: time - UTCDay.start(of: UTCDay.of(ms: time)), device: events[index].device,
+            widthDevice: events[index].widthDevice, source: source)
     }
 
     private mutating func fold(
