@@ -1,6 +1,7 @@
 -- Events FROM..TO, 1000 a request as NDJSON, over THREADS threads of one connection each (the
--- script's arguments), thread t taking batches t, t + THREADS, ...; a thread stops once its
--- batches are answered. Every tenth event goes to the small articles (3 readers each), the
+-- script's arguments FROM TO THREADS MARK), thread t taking batches t, t + THREADS, ...; once
+-- its batches are answered a thread stops and makes the file MARK.t (wrk itself runs until its
+-- duration ends or SIGINT). Every tenth event goes to the small articles (3 readers each), the
 -- others are each a new reader of one big article: each event is a pair of its own. Prints
 -- "failed N", the answers that were not 202.
 local per, small_every, article_readers = 1000, 10, 3
@@ -15,10 +16,11 @@ function setup(thread)
   table.insert(threads, thread)
 end
 
-local from, to, next_start, step, failed
+local from, to, next_start, step, failed, mark
 function init(args)
   from, to = tonumber(args[1]), tonumber(args[2])
-  step = per * tonumber(args[3] or 1)
+  step = per * tonumber(args[3])
+  mark = args[4] .. "." .. wrk.thread:get("id")
   next_start = from + per * tonumber(wrk.thread:get("id"))
   failed = 0
 end
@@ -36,23 +38,19 @@ local function body(start, stop)
   return table.concat(lines, "\n") .. "\n"
 end
 
-local sent_last = false
+-- wrk may call request() more than once for one request: the batch moves on at its answer.
 function request()
-  if next_start >= to then
-    sent_last = true
-    return wrk.format("GET", "/healthz")
-  end
-  local start = next_start
-  next_start = next_start + step
-  if next_start >= to then sent_last = true end
+  if next_start >= to then return wrk.format("GET", "/healthz") end
   return wrk.format("POST", "/v1/events", {["Content-Type"] = "application/x-ndjson"},
-    body(start, math.min(start + per, to)))
+    body(next_start, math.min(next_start + per, to)))
 end
 
 function response(status, headers, body)
   if status ~= 202 and status ~= 200 then failed = failed + 1 end
   wrk.thread:set("failed", failed)
-  if sent_last then
+  next_start = next_start + step
+  if next_start >= to then
+    io.open(mark, "w"):close()
     wrk.thread:stop()
   end
 end

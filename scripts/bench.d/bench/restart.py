@@ -6,11 +6,12 @@ last service must hold every pair acknowledged."""
 import glob
 import os
 import re
+import signal
 import subprocess
 import sys
 
 from .figures import line
-from .processes import BenchError, file_bytes
+from .processes import BenchError, file_bytes, wait_for
 from .service import metric, wait_healthy
 from .wrk import SCRIPTS
 
@@ -20,16 +21,27 @@ MOMENTS = (("early", 0.2), ("middle", 0.5), ("after the load", 1.0))
 THREADS = 2
 
 
-def load(port, start, end):
+def load(bench, port, start, end):
     """Events START..END as restart-load.lua makes them, each answered 202."""
-    done = subprocess.run(
+    mark = bench.path("restart-load-%d" % start)
+    wrk = subprocess.Popen(
         ["wrk", f"-t{THREADS}", f"-c{THREADS}", "-d3600s", "-s",
          os.path.join(SCRIPTS, "restart-load.lua"), f"http://127.0.0.1:{port}", "--",
-         str(start), str(end), str(THREADS)],
-        stdin=subprocess.DEVNULL, capture_output=True, text=True)
-    failed = re.search(r"^failed (\d+)$", done.stdout, re.M)
-    if done.returncode != 0 or not failed:
-        raise BenchError(f"wrk failed ({done.returncode}): {done.stderr.strip()}{done.stdout[-500:]}")
+         str(start), str(end), str(THREADS), mark],
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for(lambda: wrk.poll() is not None
+                 or all(os.path.exists(f"{mark}.{thread}") for thread in range(THREADS)),
+                 3600, "the load", interval=0.01)
+        wrk.send_signal(signal.SIGINT)
+        output, errors = wrk.communicate(timeout=60)
+    finally:
+        if wrk.poll() is None:
+            wrk.kill()
+            wrk.wait()
+    failed = re.search(r"^failed (\d+)$", output, re.M)
+    if not failed:
+        raise BenchError(f"wrk failed ({wrk.returncode}): {errors.strip()}{output[-500:]}")
     if failed.group(1) != "0":
         raise BenchError(f"{failed.group(1)} requests of the load were not answered 202")
 
@@ -43,9 +55,9 @@ def run(bench):
     sent, times, lines = 0, [], []
     for number, (moment, fraction) in enumerate(MOMENTS, start=1):
         target = int(pairs * fraction)
-        load(service.port, sent, target)
+        load(bench, service.port, sent, target)
         sent = target
-        unsaved = metric(service.port, "reading_progress_store_journal_entries")
+        unsaved = int(float(metric(service.port, "reading_progress_store_journal_entries")))
         service.kill()
         journal_bytes = file_bytes(glob.glob(bench.path(DATABASE) + "-journal.*"))
         service = bench.service(f"restart{number}", store)
