@@ -71,11 +71,11 @@ public final class EmbeddedStore: ProgressStore {
         self.salts = salts
 
         let checkpointer = try Checkpointer(state: state, options: options)
-        let opening = ContinuousClock.now
-        // The journal is opened and read on a thread of its own while this one loads the saved
+        let began = ContinuousClock.now
+        // The journal is opened and checked on a thread of its own while this one loads the saved
         // articles; its entries fold in once they are loaded.
         let foldedSeq = checkpointer.foldedSeq
-        let replay = JournalReplay.start(after: foldedSeq) { () throws(StoreError) -> EventJournal in
+        let opening = JournalOpening.start { () throws(StoreError) -> EventJournal in
             let journal = try EventJournal(
                 databasePath: plainPath, minimumSeq: foldedSeq, syncs: options.fsyncEachCommit,
                 positioned: options.positionedJournalWrites)
@@ -94,20 +94,21 @@ public final class EmbeddedStore: ProgressStore {
         do throws(StoreError) {
             try checkpointer.restore(into: index)
         } catch {
-            replay.abandon()
+            opening.abandon()
             throw error
         }
         let restored = ContinuousClock.now
         checkpointer.markSaved(index)
-        let outcome = try replay.fold(into: index)
-        let (journal, replayed, erasures) = (outcome.journal, outcome.ids, outcome.erasures)
+        let journal = try opening.journal()
+        let opened = max(restored, opening.openedAt)
+        let (replayed, erasures) = try Self.replay(journal, after: foldedSeq, into: index)
         if !isInMemory {
             // Where a start's time goes (docs/performance.md, "Restart at 10 million pairs").
             options.logger(
-                "opened: saved articles loaded in \(Self.seconds(restored - opening)), the journal "
-                    + "opened in \(Self.seconds(outcome.opened - opening)) meanwhile, "
-                    + "\(journal.upcomingSeq - 1 - foldedSeq) entries replayed "
-                    + "\(Self.seconds(.now - restored)) after the load")
+                "opened: saved articles loaded in \(Self.seconds(restored - began)), the journal "
+                    + "checked in \(Self.seconds(opening.openedAt - began)) meanwhile, "
+                    + "\(journal.upcomingSeq - 1 - foldedSeq) entries replayed in \(Self.seconds(.now - opened))"
+            )
         }
         // The ids the journal adds are in no checkpoint yet: the next one saves them (the writer
         // hands it only the ids that come after).

@@ -22,7 +22,7 @@ import ProgressStore
 /// short again.
 final class Checkpointer: @unchecked Sendable {
     let state: SQLiteConnection
-    private let options: EmbeddedStore.Options
+    let options: EmbeddedStore.Options
     private let folded: Locked<Int64>
     /// Why the last checkpoint failed, or `nil` when it did not (the journal keeps everything
     /// meanwhile).
@@ -60,8 +60,8 @@ final class Checkpointer: @unchecked Sendable {
     /// How often ``upkeep`` runs.
     static let upkeepIntervalMs: Int64 = 3_600_000
     // `condition` guards `stopping`.
-    private let condition = NSCondition()
-    private var stopping = false
+    let condition = NSCondition()
+    var stopping = false
     private var thread: Thread?
     private var catchUpThread: Thread?
     private let stopped = DispatchSemaphore(value: 0)
@@ -247,41 +247,6 @@ final class Checkpointer: @unchecked Sendable {
             options.logger("cannot move the checkpoint out of SQLite's write-ahead log: \(error)")
         }
         journal?.removeSegments(foldedThrough: foldedSeq)
-    }
-
-    /// The catch-up thread: checkpoints while the journal is past ``catchUpBytes``, checked four
-    /// times a second.
-    private func catchUpWhenBehind(_ journal: EventJournal) {
-        while true {
-            condition.lock()
-            if !stopping { _ = condition.wait(until: Date().addingTimeInterval(0.25)) }
-            let done = stopping
-            condition.unlock()
-            if done { return }
-            if journal.sizeBytes >= Self.catchUpBytes { checkpointNoting() }
-        }
-    }
-
-    /// A checkpoint, its failure logged when it starts failing and when the cause changes (not
-    /// at every try), and when it succeeds again.
-    private func checkpointNoting() {
-        do throws(StoreError) {
-            try checkpointNow()
-            let was = failure.withLock { failure in
-                defer { failure = nil }
-                return failure
-            }
-            if was != nil { options.logger("checkpoints succeed again") }
-        } catch {
-            let cause = "\(error)"
-            let was = failure.withLock { failure in
-                defer { failure = cause }
-                return failure
-            }
-            if was != cause {
-                options.logger("a checkpoint failed (the journal keeps its events, retried): \(cause)")
-            }
-        }
     }
 
     private func run() {
