@@ -13,9 +13,9 @@ import ProgressStore
 ///
 /// The work is in proportion to the articles that changed, not to the events: an article with
 /// a million readers costs the same whether it had one new event or a million. Checkpoints run
-/// when the journal has grown to ``replayBoundBytes`` — so that a restart after `kill -9` has at
-/// most about that to replay, since replaying an event costs some ten times what loading a
-/// saved reader does —, at most ``Options/checkpointIntervalMs`` after the last one when
+/// when the journal has grown to ``replayBoundBytes`` — replaying an event costs a restart more
+/// than loading a saved reader does, so the journal is kept short rather than let grow as large
+/// as the saved articles —, at most ``Options/checkpointIntervalMs`` after the last one when
 /// anything changed, and at ``stop()``. The thread runs at nice 10: catch-up work, never ahead
 /// of answering; past ``catchUpBytes`` (a burst into a very large article outruns it) a second
 /// thread, at the answering threads' priority, takes the checkpoints over until the journal is
