@@ -23,7 +23,7 @@ extension EmbeddedStore {
         /// disk's fsync latency per group.
         public var fsyncEachCommit: Bool
         /// How long after a checkpoint the next one comes when anything changed, however little
-        /// (checkpoints also come whenever the journal has grown as large as the saved articles).
+        /// (checkpoints also come whenever the journal has grown to 64 MiB).
         public var checkpointIntervalMs: Int64
         /// The largest blob an article's snapshot takes before it is saved in parts; also how much
         /// of an encoded article a checkpoint holds in memory at once.

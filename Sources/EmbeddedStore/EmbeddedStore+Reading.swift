@@ -136,30 +136,3 @@ extension EmbeddedStore {
     /// (article, reader) pairs held in memory.
     public var pairCount: Int { index.pairCount }
 }
-
-extension EmbeddedStore {
-    /// Applies the journal entries after the last checkpoint, in order, as they were
-    /// acknowledged: events fold into the index, erasures take out what they name (from the
-    /// index and from the ids replayed before them). Returns the ids replayed, with when each
-    /// was acknowledged, in that order, and the erasures.
-    static func replay(
-        _ journal: EventJournal, after foldedSeq: Int64, into index: MemoryIndex
-    ) throws(StoreError) -> (ids: IDKeyList, erasures: [Erasure]) {
-        var ids = IDKeyList()
-        var erasures: [Erasure] = []
-        try journal.entries(after: foldedSeq) { entry throws(StoreError) in
-            switch try EventLogCodec.decodeEntry(entry.payload) {
-            case .events(let events):
-                for event in events {
-                    _ = event.withDeduplicationKey { ids.append($0, seenMs: entry.committedMs) }
-                }
-                index.apply(events)
-            case .erasure(let erasure):
-                _ = index.erase(erasure)
-                ids = ids.filter { !erasure.covers(key: $0) }
-                erasures.append(erasure)
-            }
-        }
-        return (ids, erasures)
-    }
-}

@@ -72,32 +72,47 @@ public final class EmbeddedStore: ProgressStore {
         self.salts = salts
 
         let checkpointer = try Checkpointer(state: state, options: options)
-        try checkpointer.restore(into: index)
+        let began = ContinuousClock.now
+        // The journal is opened and checked on a thread of its own while this one loads the saved
+        // articles; its entries fold in once they are loaded.
+        let foldedSeq = checkpointer.foldedSeq
+        let opening = JournalOpening.start { () throws(StoreError) -> EventJournal in
+            let journal = try EventJournal(
+                databasePath: plainPath, minimumSeq: foldedSeq, syncs: options.fsyncEachCommit,
+                positioned: options.positionedJournalWrites)
+            journal.setCapacity(options.journalCapacityBytes)
+            // A checkpoint removes only segments whose entries it has folded, so the journal
+            // begins at or before the first entry the database lacks — unless the database is
+            // older than the journal (restored from an earlier backup): then acknowledged events
+            // are missing, and starting would drop them without a word.
+            let journalBegins = journal.firstSeq
+            guard journalBegins <= foldedSeq + 1 else {
+                journal.close()
+                throw Self.olderDatabase(foldedSeq: foldedSeq, journalBegins: journalBegins)
+            }
+            return journal
+        }
+        do throws(StoreError) {
+            try checkpointer.restore(into: index)
+        } catch {
+            opening.abandon()
+            throw error
+        }
+        let restored = ContinuousClock.now
         checkpointer.markSaved(index)
-
-        let journal = try EventJournal(
-            databasePath: plainPath, minimumSeq: checkpointer.foldedSeq, syncs: options.fsyncEachCommit,
-            positioned: options.positionedJournalWrites)
-        journal.setCapacity(options.journalCapacityBytes)
-        // A checkpoint removes only segments whose entries it has folded, so the journal begins
-        // at or before the first entry the database lacks — unless the database is older than
-        // the journal (restored from an earlier backup): then acknowledged events are missing,
-        // and starting would drop them without a word.
-        let journalBegins = journal.firstSeq
-        guard journalBegins <= checkpointer.foldedSeq + 1 else {
-            let (from, through) = (checkpointer.foldedSeq + 1, journalBegins - 1)
-            let missing = from == through ? "entry \(from) is" : "entries \(from)…\(through) are"
-            journal.close()
-            throw StoreError.corrupt(
-                "the database has folded its event journal through entry "
-                    + "\(checkpointer.foldedSeq), but the journal begins at entry \(journalBegins): "
-                    + "journal \(missing) in neither (was the database restored from an older backup?). "
-                    + "Restore the database and its -journal.* files from the same moment, or move the "
-                    + "journal files aside to start from the database alone")
+        let journal = try opening.journal()
+        let opened = max(restored, opening.openedAt)
+        let (replayed, erasures) = try Self.replay(journal, after: foldedSeq, into: index)
+        if !isInMemory {
+            // Where a start's time goes (docs/performance.md, "Restart at 10 million pairs").
+            options.logger(
+                "opened: saved articles loaded in \(Self.seconds(restored - began)), the journal "
+                    + "checked in \(Self.seconds(opening.openedAt - began)) meanwhile, "
+                    + "\(journal.upcomingSeq - 1 - foldedSeq) entries replayed in \(Self.seconds(.now - opened))"
+            )
         }
         // The ids the journal adds are in no checkpoint yet: the next one saves them (the writer
         // hands it only the ids that come after).
-        let (replayed, erasures) = try Self.replay(journal, after: checkpointer.foldedSeq, into: index)
         checkpointer.saveWithNext(replayed, erasures: erasures)
         let startupIDs = try Self.startupIDs(
             saved: checkpointer, replayed: replayed, erasures: erasures,
@@ -199,6 +214,22 @@ public final class EmbeddedStore: ProgressStore {
         salts.close()
         journal.close()
         lockFile?.release()
+    }
+
+    static func olderDatabase(foldedSeq: Int64, journalBegins: Int64) -> StoreError {
+        let (from, through) = (foldedSeq + 1, journalBegins - 1)
+        let missing = from == through ? "entry \(from) is" : "entries \(from)…\(through) are"
+        return StoreError.corrupt(
+            "the database has folded its event journal through entry "
+                + "\(foldedSeq), but the journal begins at entry \(journalBegins): "
+                + "journal \(missing) in neither (was the database restored from an older backup?). "
+                + "Restore the database and its -journal.* files from the same moment, or move the "
+                + "journal files aside to start from the database alone")
+    }
+
+    private static func seconds(_ duration: Duration) -> String {
+        let (whole, fraction) = duration.components
+        return String(format: "%.2f s", Double(whole) + Double(fraction) / 1e18)
     }
 
     /// The name SQLite opens for the state database of `path` (connections open with

@@ -10,7 +10,6 @@ extension Checkpointer {
         parted = try Self.partedNames(in: state)
         let rows = try state.cached("SELECT name, data FROM snapshots")
         defer { rows.reset() }
-        var bytes: Int64 = 0
         var batch: [[UInt8]] = []
         var batchBytes = 0
         // Articles decode on every core at once, a batch of up to 64 MiB of blobs at a time.
@@ -37,7 +36,6 @@ extension Checkpointer {
                 } else {
                     Array(rows.blob(1))
                 }
-            bytes += Int64(data.count)
             batchBytes += data.count
             batch.append(data)
             if batchBytes >= 64 << 20 { try restoreBatch() }
@@ -45,7 +43,6 @@ extension Checkpointer {
         rows.reset()
         try restoreBatch()
         try restoreSections(into: index)
-        lastSnapshotBytes = bytes
     }
 
     /// Gives `index` the saved sources (before any article that names them).

@@ -13,13 +13,16 @@ import ProgressStore
 ///
 /// The work is in proportion to the articles that changed, not to the events: an article with
 /// a million readers costs the same whether it had one new event or a million. Checkpoints run
-/// when the journal has grown as large as the saved articles (at least 64 MiB) — so they write
-/// at most as many bytes as the journal took, and a restart replays at most about as much as
-/// it loads — at most ``Options/checkpointIntervalMs`` after the last one when anything
-/// changed, and at ``stop()``. The thread runs at nice 10: catch-up work, never ahead of answering.
+/// when the journal has grown to ``replayBoundBytes`` — replaying an event costs a restart more
+/// than loading a saved reader does, so the journal is kept short rather than let grow as large
+/// as the saved articles —, at most ``Options/checkpointIntervalMs`` after the last one when
+/// anything changed, and at ``stop()``. The thread runs at nice 10: catch-up work, never ahead
+/// of answering; past ``catchUpBytes`` (a burst into a very large article outruns it) a second
+/// thread, at the answering threads' priority, takes the checkpoints over until the journal is
+/// short again.
 final class Checkpointer: @unchecked Sendable {
     let state: SQLiteConnection
-    private let options: EmbeddedStore.Options
+    let options: EmbeddedStore.Options
     private let folded: Locked<Int64>
     /// Why the last checkpoint failed, or `nil` when it did not (the journal keeps everything
     /// meanwhile).
@@ -31,8 +34,6 @@ final class Checkpointer: @unchecked Sendable {
     private let checkpointLock = NSLock()
     /// Each article's version as the last checkpoint saved it.
     private var saved: [ExactKey: UInt64] = [:]
-    /// The saved snapshots' bytes, as the last checkpoint (or ``restore(into:)``) found them.
-    var lastSnapshotBytes: Int64 = 0
     /// Articles whose snapshot is in parts (see ``writeSnapshot(name:hadParts:in:encode:)``).
     var parted: Set<ExactKey> = []
     /// The sources in the `sources` table, `(direct)` and `(other)` counted.
@@ -51,12 +52,20 @@ final class Checkpointer: @unchecked Sendable {
     /// Work done on every wake, about once a second, that must be cheap when there is nothing to do.
     private var tick: (@Sendable () -> Void)?
     private var lastUpkeepMs: Int64 = 0
+    /// The journal that makes a checkpoint due whatever the time: about a million events, which
+    /// a restart replays in about a second (docs/performance.md, "Restart at 10 million pairs").
+    static let replayBoundBytes: Int64 = 64 << 20
+    /// The journal past which checkpoints run on the catch-up thread, at the priority of the
+    /// threads that answer: a burst into a very large article outruns a nice-10 thread, and
+    /// what it has not saved a restart replays.
+    static let catchUpBytes: Int64 = 2 * replayBoundBytes
     /// How often ``upkeep`` runs.
     static let upkeepIntervalMs: Int64 = 3_600_000
     // `condition` guards `stopping`.
-    private let condition = NSCondition()
-    private var stopping = false
+    let condition = NSCondition()
+    var stopping = false
     private var thread: Thread?
+    private var catchUpThread: Thread?
     private let stopped = DispatchSemaphore(value: 0)
 
     init(state: SQLiteConnection, options: EmbeddedStore.Options) throws(StoreError) {
@@ -91,7 +100,16 @@ final class Checkpointer: @unchecked Sendable {
         }
         thread.name = "EmbeddedStore checkpointer"
         self.thread = thread
+        // Started from this thread, it keeps its priority (a thread can raise its nice value but,
+        // without privileges, never lower it again).
+        let catchUp = Thread { [self] in
+            catchUpWhenBehind(journal)
+            stopped.signal()
+        }
+        catchUp.name = "EmbeddedStore checkpoint catch-up"
+        catchUpThread = catchUp
         thread.start()
+        catchUp.start()
     }
 
     /// Stops the thread, waiting up to `seconds` for a checkpoint under way, and (unless
@@ -102,16 +120,19 @@ final class Checkpointer: @unchecked Sendable {
     func stop(within seconds: Double = .infinity, saving: Bool = true) -> Bool {
         condition.lock()
         stopping = true
-        condition.signal()
+        condition.broadcast()
         condition.unlock()
         if thread != nil {
-            guard stopped.wait(timeout: .now() + min(seconds, 1e9)) == .success else {
+            let deadline = DispatchTime.now() + min(seconds, 1e9)
+            guard stopped.wait(timeout: deadline) == .success, stopped.wait(timeout: deadline) == .success
+            else {
                 options.logger(
                     "the checkpointer did not stop within \(seconds) s: its work waits in the journal")
                 return false
             }
         }
         thread = nil
+        catchUpThread = nil
         if saving {
             do throws(StoreError) {
                 try checkpointNow()
@@ -220,11 +241,6 @@ final class Checkpointer: @unchecked Sendable {
         for article in taken.articles { saved[article.key] = article.version }
         for article in taken.articles { parted.remove(article.key) }
         parted.formUnion(split)
-        // Only paces the next checkpoint: an unknown size keeps the last one.
-        let sizes = try? state.integer(
-            "SELECT (SELECT coalesce(sum(length(data)), 0) FROM snapshots) "
-                + "+ (SELECT coalesce(sum(length(data)), 0) FROM snapshot_parts)")
-        lastSnapshotBytes = sizes ?? lastSnapshotBytes
         lastCheckpointMs = options.clock()
         // Left in SQLite's write-ahead log, a large save (hundreds of MB) would be read again by a
         // restart after a crash; copied into the database and cut, it is not. Best effort: the
@@ -257,30 +273,15 @@ final class Checkpointer: @unchecked Sendable {
                 changed = upkeep()
             }
             guard let journal, changed || isDue(journal) else { continue }
-            do throws(StoreError) {
-                try checkpointNow()
-                let was = failure.withLock { failure in
-                    defer { failure = nil }
-                    return failure
-                }
-                if was != nil { options.logger("checkpoints succeed again") }
-            } catch {
-                // Logged when it starts failing and when the cause changes, not once a second.
-                let cause = "\(error)"
-                let was = failure.withLock { failure in
-                    defer { failure = cause }
-                    return failure
-                }
-                if was != cause {
-                    options.logger("a checkpoint failed (the journal keeps its events, retried): \(cause)")
-                }
-            }
+            checkpointNoting()
         }
     }
 
     private func isDue(_ journal: EventJournal) -> Bool {
-        let (lastBytes, lastMs) = checkpointLock.withLock { (lastSnapshotBytes, lastCheckpointMs) }
-        if journal.sizeBytes >= max(64 << 20, lastBytes) { return true }
+        let lastMs = checkpointLock.withLock { lastCheckpointMs }
+        // Past ``catchUpBytes`` the catch-up thread has it.
+        let size = journal.sizeBytes
+        if size >= Self.replayBoundBytes { return size < Self.catchUpBytes }
         return journal.upcomingSeq - 1 > foldedSeq && options.clock() - lastMs >= options.checkpointIntervalMs
     }
 }

@@ -41,9 +41,14 @@ extension EventJournal {
         return entries
     }
 
-    /// Every entry after `seq`, in order (start-up replay).
+    /// Every entry after `seq`, in order (start-up replay). Segments whose entries all come
+    /// before it are not read.
     func entries(after seq: Int64, _ body: (Entry) throws(StoreError) -> Void) throws(StoreError) {
-        var cursor = start
+        var cursor = lock.withLock {
+            // The last segment beginning at or before the first entry wanted.
+            let first = segments.last(where: { $0.firstSeq <= seq + 1 }) ?? segments.first
+            return Cursor(segment: first?.firstSeq ?? nextSeq, offset: 0)
+        }
         while true {
             let batch = try read(from: &cursor, maxEntries: 256)
             if batch.isEmpty { return }

@@ -19,7 +19,7 @@ SECTIONS = {
     "bulk": (bulk.run, "1000 events a request as JSON and NDJSON, then each with a new id"),
     "ids": (ids.run, "resident memory a remembered id"),
     "stats": (stats.run, "stats of an article of 1k readers and a big one; memory a pair"),
-    "restart": (restart.run, "the time until /healthz answers after kill -9 and after a clean stop"),
+    "restart": (restart.run, "the time until /healthz answers after kill -9 at 3 moments of a load, and after a clean stop"),
     "listing": (listing.run, "a page of the listing at few and at many articles"),
     "sections": (sections.run, "stats with a 64-section map against none; memory of 20-section maps"),
     "store": (store.run, "store-bench: the store's parts in one process, without HTTP"),
@@ -33,7 +33,8 @@ MEANINGS = {
     "rounds": "rounds of each interleaved measurement",
     "seconds": "seconds of each wrk run",
     "connections": "connections of the single-event and stats runs",
-    "big_readers": "readers of the big article (stats, restart, postgres)",
+    "big_readers": "readers of the big article (stats, postgres)",
+    "restart_pairs": "reader-days of the load the restart section kills (nine in ten on one article)",
     "busy_ns": 'work budgets to show, "1000 2000" ("" for none)',
     "ids": "new ids sent in the ids section",
     "list_small": "articles of the small listing",
@@ -49,6 +50,7 @@ class Settings:
     seconds: int = 10
     connections: int = 64
     big_readers: int = 1_000_000
+    restart_pairs: int = 10_000_000
     busy_ns: tuple = (1000, 2000, 4000)
     ids: int = 10_000_000
     list_small: int = 1000
@@ -57,7 +59,7 @@ class Settings:
     pg_reader_days: int = 50_000_000
 
 
-QUICK = Settings(rounds=1, seconds=1, big_readers=5000, busy_ns=(1000,), ids=50_000,
+QUICK = Settings(rounds=1, seconds=1, big_readers=5000, restart_pairs=20_000, busy_ns=(1000,), ids=50_000,
                  list_small=100, list_big=2000, store_pairs=10_000, pg_reader_days=60_000)
 QUICK_FIELDS = {field.name for field in fields(Settings)
                 if getattr(QUICK, field.name) != getattr(Settings(), field.name)}

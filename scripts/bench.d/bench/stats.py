@@ -28,10 +28,9 @@ def load(bench, service):
 
 
 def loaded_service(bench, name="reader"):
-    """A fresh service on the stats database, loaded; the restart section takes it over."""
+    """A fresh service on the stats database, loaded."""
     service = bench.service(name, "sqlite:" + bench.path(DATABASE))
     bench.results["stats loaded"] = load(bench, service)
-    bench.shared["reader"] = service
     return service
 
 
@@ -56,15 +55,13 @@ def run(bench):
         print(f"  round {round}: ceiling {rate(get_runs[-1])} req/s (32 KiB: "
               f"{rate(get_default_runs[-1])}), 1k readers {rate(small_runs[-1])} req/s, "
               f"big {rate(big_runs[-1])} req/s", file=sys.stderr)
-    if "restart" not in bench.sections:
-        service.stop()
+    service.stop()
     small_rps, big_rps = mean(small_runs), mean(big_runs)
     get_rps, get_default_rps = mean(get_runs), mean(get_default_runs)
 
     def memory():
-        # The database as the restart section leaves it when it runs (after a clean stop, which
-        # checkpoints), else as it is now.
-        size = bench.results.get("stats database bytes") or database_bytes(bench)
+        # The database after a clean stop, which checkpoints.
+        size = database_bytes(bench)
         return line("memory", f"{per(before, after, big, 0)} bytes RSS per (article, reader) "
                     f"pair over {big} pairs right after loading, {per(before, settled, big, 0)} "
                     f"once checkpointed (target ≤ 64); database {size} bytes")
