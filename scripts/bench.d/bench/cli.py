@@ -7,7 +7,7 @@ import subprocess
 import sys
 from dataclasses import dataclass, fields
 
-from . import bulk, ids, listing, postgres, restart, sections, single, stats, store
+from . import bulk, ids, listing, postgres, restart, sections, segments, single, stats, store
 from .context import Bench
 from .figures import header
 from .processes import ROOT, BenchError, lib
@@ -22,6 +22,7 @@ SECTIONS = {
     "restart": (restart.run, "the time until /healthz answers after kill -9 at 3 moments of a load, and after a clean stop"),
     "listing": (listing.run, "a page of the listing at few and at many articles"),
     "sections": (sections.run, "stats with a 64-section map against none; memory of 20-section maps"),
+    "segments": (segments.run, "stats by device and the segments against unfiltered; source queries cold"),
     "store": (store.run, "store-bench: the store's parts in one process, without HTTP"),
     "postgres": (postgres.run, "two nodes on a throwaway PostgreSQL"),
 }
