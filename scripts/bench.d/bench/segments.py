@@ -76,5 +76,6 @@ def run(bench):
              f"unfiltered stats (target ≤ 3)"),
         line(f"source queries, {big} readers, cold",
              f"stats?source= {max(source):.0f} ms, segments?by=source {max(by_source):.0f} ms, the "
-             f"worst of {settings.rounds} (target ≤ 250)"),
+             f"worst of {settings.rounds} (target ≤ 250; each: {' '.join('%.0f' % v for v in source)} "
+             f"and {' '.join('%.0f' % v for v in by_source)})"),
     ]
