@@ -95,7 +95,10 @@ class SectionTests(TrackerTestCase):
         self.assertTrue(0 < event["attention"].count(event["engagedMs"]) < 20, event["attention"])
 
         self.hide()
-        sent = self.events_sent()
+        # The last event's answer comes after the request itself is seen.
+        sent = wait_until(
+            lambda: (events := self.events_sent()) and all(e["_request"]["status"] is not None for e in events)
+            and events, message="every event answered")
         self.assertEqual([("sections" in e) for e in sent], [True] + [False] * (len(sent) - 1), "map unchanged")
         for e in sent:
             self.assertEqual(len(e["attention"]), 20)
