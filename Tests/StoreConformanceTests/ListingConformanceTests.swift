@@ -49,6 +49,42 @@ struct ListingConformanceTests {
         }
     }
 
+    @Test(
+        "pages over date ranges follow articles that change, are erased and come back between them",
+        arguments: StoreFactory.all)
+    func rangesThroughChanges(factory: StoreFactory) throws {
+        let place = try factory.makePlace()
+        let store = try place.open()
+        defer { store.close() }
+        var reference = Reference()
+        // More ranges than a store may keep orders for, one of them all time.
+        let ranges =
+            [DayRange.allTime] + (0..<7).map { DayRange(from: firstDay + Int32($0), to: firstDay + 9) }
+        for round in 0..<8 {
+            let events = randomEvents(
+                count: 30 + round * 10, articles: Array(Self.articles.prefix(6 + 4 * round)), readers: 20,
+                seed: 300 + UInt64(round))
+            _ = try store.append(events)
+            reference.add(events)
+            if round % 3 == 2 {
+                _ = try waitFor { store.erase(.reader("reader-\(round)"), completion: $0) }
+                reference.erase(.reader("reader-\(round)"))
+            }
+            if round % 4 == 3 {
+                _ = try waitFor { store.erase(.article(Self.articles[round]), completion: $0) }
+                reference.erase(.article(Self.articles[round]))
+            }
+            for days in ranges {
+                for order in ListingOrder.allCases {
+                    let threshold = round == 5 ? 0.5 : 0.9
+                    try expectPages(
+                        store, reference,
+                        ListingQuery(days: days, order: order, threshold: threshold, limit: 9))
+                }
+            }
+        }
+    }
+
     /// Every page of `query`, from offset 0 until `hasMore` is false, equals the reference's.
     private func expectPages(_ store: any ProgressStore, _ reference: Reference, _ query: ListingQuery) throws
     {

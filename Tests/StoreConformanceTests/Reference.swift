@@ -8,6 +8,14 @@ struct Reference {
         events += new
     }
 
+    /// Takes out what `erasure` names, as a store's erasure does.
+    mutating func erase(_ erasure: Erasure) {
+        switch erasure {
+        case .reader(let reader): events.removeAll { $0.reader == reader }
+        case .article(let article): events.removeAll { $0.article == article }
+        }
+    }
+
     var articles: [String] {
         Array(Set(events.map(\.article))).sorted(by: bytesBefore)
     }

@@ -16,11 +16,9 @@ struct IndexState {
     var mark: Int64 = 0
     /// The article the last event went to: a batch's events mostly share one.
     var lastSlot: Int32 = -1
-    /// The articles that changed since the listing last took them, each once, and by slot
-    /// whether it is among them: so that the listing's orders follow the articles that
-    /// changed rather than visit every article.
-    private var changedSlots: [Int32] = []
-    private var isChanged: [Bool] = []
+    /// The articles that changed, for the listing's orders to follow them rather than visit
+    /// every article.
+    var changes = ChangeLog()
     /// Articles erased since the last checkpoint capture, whose rows it deletes.
     var erasedSinceCapture: Set<ExactKey> = []
     /// Above every erased article's version: where a new article's versions start, so that no
@@ -50,18 +48,8 @@ struct IndexState {
         fold(slot: slot(named: name), reader: reader, day: day, figures)
     }
 
-    /// The articles that changed since the last call, each once.
-    mutating func takeChangedSlots() -> [Int32] {
-        let taken = changedSlots
-        changedSlots = []
-        for slot in taken { isChanged[Int(slot)] = false }
-        return taken
-    }
-
     @inline(__always) mutating func noteChange(of slot: Int32) {
-        guard !isChanged[Int(slot)] else { return }
-        isChanged[Int(slot)] = true
-        changedSlots.append(slot)
+        changes.note(slot)
     }
 
     /// Folds a batch of events. Most of a batch's events name one of a few articles: each is
@@ -140,7 +128,7 @@ struct IndexState {
             slot = Int32(articles.count)
             slots[ExactKey(name)] = slot
             articles.append(ArticleIndex(name: name, version: versionFloor))
-            isChanged.append(false)
+            changes.addSlot()
         }
         lastSlot = slot
         return slot
@@ -183,7 +171,7 @@ struct IndexState {
             let slot = Int32(articles.count)
             slots[ExactKey(article.name)] = slot
             articles.append(article)
-            isChanged.append(false)
+            changes.addSlot()
             noteChange(of: slot)
             pairCount += article.readerCount
         }

@@ -22,8 +22,8 @@ import Synchronization
 /// low (docs/api.md allows 0.01), and are exact when the quantile's bin holds a single value.
 final class MemoryIndex: Sendable {
     let state: ReadWriteLocked<IndexState>
-    /// The all-time listing's orders (MemoryIndex+listing.swift).
-    let listingOrders = Mutex(ListingOrders())
+    /// The listing's orders (MemoryIndex+listing.swift).
+    let listingBook = Mutex(ListingBook())
 
     /// An empty index, which keeps at most `sourceBound` sources (see ``SourceTable``).
     init(sourceBound: Int = SourceTable.defaultBound) {

@@ -11,6 +11,17 @@ struct SortedSlots {
     private(set) var count = 0
     static let maximumBlock = 512
 
+    init() {}
+
+    /// `slots`, which are in order already, in half-full blocks.
+    init(sorted slots: [Int32]) {
+        let half = Self.maximumBlock / 2
+        blocks = stride(from: 0, to: slots.count, by: half).map {
+            Array(slots[$0..<min($0 + half, slots.count)])
+        }
+        count = slots.count
+    }
+
     /// Puts `slot` in its place.
     mutating func insert(_ slot: Int32, by less: (Int32, Int32) -> Bool) {
         count += 1
