@@ -102,7 +102,8 @@ class QuickRun(unittest.TestCase):
         lines = done.stdout.strip().splitlines()
         self.assertRegex(lines[0], r"^ReadingProgress benchmark — \d{4}-\d\d-\d\dT\d\d:\d\dZ, \d+ cores, rounds 1 × 1s$")
         self.assertEqual(lines[1], "listing, a page of 50")
-        rows = [r"sort=readers", r"sort=completion", r"sort=recent", r"sort=article", r"with events", r"from=today"]
+        sorts = [r"sort=readers", r"sort=completion", r"sort=recent", r"sort=article"]
+        rows = sorts + [r"with events"] + [rf"{days}d {sort}" for days in (7, 30, 90) for sort in sorts] + [r"7d with events"]
         self.assertEqual(len(lines), 2 + len(rows), done.stdout)
         for row, text in zip(rows, lines[2:]):
             self.assertRegex(text, rf"^ {{27}}{row} +\d+\.\d\d req/s at 100, \d+\.\d\d req/s at 2000: cost ratio \d+\.\d\d \(")

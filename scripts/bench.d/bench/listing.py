@@ -1,6 +1,7 @@
 """The listing's cost in the number of articles: the same page (50 rows) of a store holding a
 few articles and of one holding many, in every sort; then with an event posted to some article
-before every other page, and over a date range (which folds every article)."""
+before every other page; then the same over the last 7, 30 and 90 days (the dashboard's
+presets), each sort, and over 7 days with an event before every other page."""
 import sys
 
 from . import events
@@ -8,6 +9,8 @@ from .figures import INDENT, day, rate, ratio
 from .service import post_batches
 
 SORTS = ["sort=readers", "sort=completion", "sort=recent", "sort=article"]
+RANGES = [7, 30, 90]
+LABEL = 20
 
 
 def loaded(bench, name, articles):
@@ -26,7 +29,7 @@ def run(bench):
         small_rps = bench.rate("listing.lua", small, query, *(["churn", str(few)] if churn else []))
         big_rps = bench.rate("listing.lua", big, query, *(["churn", str(many)] if churn else []))
         return small_rps, big_rps, (
-            f"\n{INDENT}{label:<16} {rate(small_rps)} req/s at {few}, {rate(big_rps)} req/s at "
+            f"\n{INDENT}{label:<{LABEL}} {rate(small_rps)} req/s at {few}, {rate(big_rps)} req/s at "
             f"{many}: cost ratio {ratio(small_rps, big_rps)} ({note})")
 
     for sort in SORTS:
@@ -39,9 +42,16 @@ def run(bench):
     print(f"  with an event before every other page: {rate(small_rps)} req/s, {rate(big_rps)} req/s",
           file=sys.stderr)
     report += text
-    small_rps, big_rps, text = row("from=today", f"sort=readers&limit=50&from={day()}",
-                                   "a range folds every article")
-    print(f"  over a date range: {rate(small_rps)} req/s, {rate(big_rps)} req/s", file=sys.stderr)
+    for days in RANGES:
+        span = f"from={day(1 - days)}&to={day()}"
+        for sort in SORTS:
+            small_rps, big_rps, text = row(f"{days}d {sort}", f"{sort}&limit=50&{span}", "target ≤ 1.5")
+            print(f"  last {days} days, {sort}: {rate(small_rps)} req/s, {rate(big_rps)} req/s", file=sys.stderr)
+            report += text
+    small_rps, big_rps, text = row("7d with events", f"sort=readers&limit=50&from={day(-6)}&to={day()}",
+                                   "requests, half of them events", churn=True)
+    print(f"  last 7 days with an event before every other page: {rate(small_rps)} req/s, {rate(big_rps)} req/s",
+          file=sys.stderr)
     report += text
     small.stop()
     big.stop()
