@@ -5,48 +5,23 @@ extension ProgressService {
     /// `GET /v1/articles/{article}/segments` (docs/api.md, "Segments of one article"): the
     /// article's readers split by device class or by source, each segment with its figures.
     func segments(_ request: HTTPRequest, rawArticle: Substring, _ finish: @escaping Completion) {
-        // Kept and found as the stats route's answers are: by the request as spelled.
-        let cacheKey = rawArticle + "?" + (request.query ?? "")
-        if let kept = segmentsCache.entry(for: cacheKey), store.version(of: kept.article) == kept.version {
-            finish(.success(kept.reply))
-            return
-        }
-        let query: SegmentsQuery
-        do throws(APIError) {
-            guard let article = percentDecode(rawArticle), !article.isEmpty else {
-                throw APIError(
-                    status: 400, code: "invalid_path",
-                    message: "the article id is not valid percent-encoded UTF-8",
-                    field: "article")
-            }
+        answer(request, aboutArticle: rawArticle, keptIn: segmentsCache, finish) {
+            [self] article throws(APIError) in
             let parameters = try QueryParameters(request.query)
             guard parameters["by"] != nil else {
                 throw .invalidQuery("by is needed: device or source", field: "by")
             }
             let by = try parameters.choice("by", default: SegmentStatistics.Dimension.device)
             let limit = try parameters.integer("limit", in: SegmentStatistics.limits) ?? 10
-            query = SegmentsQuery(
+            return SegmentsQuery(
                 statistics: try statisticsQuery(article: article, query: parameters), by: by, limit: limit)
-        } catch {
-            finish(.failure(error))
-            return
-        }
-        let article = query.statistics.article
-        let version = store.version(of: article)
-        store.segments(query) { [self] result in
-            finish(
-                Result { () throws(APIError) in
-                    guard let found = try result.mapError({ APIError.storeUnavailable($0.message) }).get()
-                    else {
-                        throw .unknownArticle(article)
-                    }
-                    var reply = Self.render(found, for: query)
-                    if let version {
-                        reply.prepared = prepare(reply)
-                        segmentsCache.store(reply, article: article, version: version, for: cacheKey)
-                    }
-                    return reply
-                })
+        } compute: { [self] query, finish in
+            store.segments(query) { [self] result in
+                finish(
+                    Result { () throws(APIError) in
+                        Self.render(try found(result, about: query.statistics.article), for: query)
+                    })
+            }
         }
     }
 

@@ -5,52 +5,24 @@ import ProgressStore
 extension ProgressService {
     /// `GET /v1/articles/{article}/stats` (docs/api.md, "Statistics of one article").
     func statistics(_ request: HTTPRequest, rawArticle: Substring, _ finish: @escaping Completion) {
-        // Kept answers are found by the request as spelled, before any decoding; the article's
-        // version, read before its answer was computed, says whether one still holds.
-        let cacheKey = rawArticle + "?" + (request.query ?? "")
-        if let kept = statsCache.entry(for: cacheKey), store.version(of: kept.article) == kept.version {
-            finish(.success(kept.reply))
-            return
-        }
-        let query: StatisticsQuery
-        do throws(APIError) {
-            guard let article = percentDecode(rawArticle), !article.isEmpty else {
-                throw APIError(
-                    status: 400, code: "invalid_path",
-                    message: "the article id is not valid percent-encoded UTF-8",
-                    field: "article")
-            }
-            query = try statisticsQuery(article: article, query: request.query)
-        } catch {
-            finish(.failure(error))
-            return
-        }
-        let version = store.version(of: query.article)
-        store.statistics(query) { [self] result in
-            let stats: ArticleStatistics
-            do throws(APIError) {
-                guard let found = try result.mapError({ APIError.storeUnavailable($0.message) }).get() else {
-                    throw .unknownArticle(query.article)
+        answer(request, aboutArticle: rawArticle, keptIn: statsCache, finish) {
+            [self] article throws(APIError) in
+            try statisticsQuery(article: article, query: request.query)
+        } compute: { [self] query, finish in
+            store.statistics(query) { [self] result in
+                let stats: ArticleStatistics
+                do throws(APIError) {
+                    stats = try found(result, about: query.article)
+                } catch {
+                    finish(.failure(error))
+                    return
                 }
-                stats = found
-            } catch {
-                finish(.failure(error))
-                return
-            }
-            store.sections(query) { [self] result in
-                finish(
-                    Result { () throws(APIError) in
-                        guard let parts = try result.mapError({ APIError.storeUnavailable($0.message) }).get()
-                        else {
-                            throw .unknownArticle(query.article)
-                        }
-                        var reply = render(stats, parts, for: query)
-                        if let version {
-                            reply.prepared = prepare(reply)
-                            statsCache.store(reply, article: query.article, version: version, for: cacheKey)
-                        }
-                        return reply
-                    })
+                store.sections(query) { [self] result in
+                    finish(
+                        Result { () throws(APIError) in
+                            render(stats, try found(result, about: query.article), for: query)
+                        })
+                }
             }
         }
     }
