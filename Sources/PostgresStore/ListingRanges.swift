@@ -46,16 +46,23 @@ enum ListingRanges {
         -> ListingPage
     {
         let range = try refreshedRange(Key(query), nowMs: nowMs, on: connection)
-        let rows = try connection.execute(
-            """
-            SELECT article, readers, events, counted, completed, progress_units::text, last_ms
-            FROM rp_listing_rows WHERE range_id = $1 AND ($2::text IS NULL OR starts_with(article, $2))
-            ORDER BY \(orderBy(query.order)) LIMIT $3 OFFSET $4
-            """,
-            [
-                .int(range), query.prefix.map { .text($0) } ?? .null, .int(Int64(query.limit) + 1),
-                .int(Int64(query.offset)),
-            ])
+        var parameters: [PGValue] = [.int(range), .int(Int64(query.limit) + 1), .int(Int64(query.offset))]
+        // Ids with the prefix sort from the prefix on, which the index by id starts at.
+        let under = query.prefix.map { (prefix) -> String in
+            parameters.append(.text(prefix))
+            return " AND article >= $4 AND starts_with(article, $4)"
+        }
+        let rows = try connection.transaction { () throws(StoreError) -> PGResult in
+            // The order's index, whatever the statistics say of a range just counted: a sort
+            // would cost every article of the range.
+            try connection.executeScript("SET LOCAL enable_sort = off")
+            return try connection.execute(
+                """
+                SELECT article, readers, events, counted, completed, progress_units::text, last_ms
+                FROM rp_listing_rows WHERE range_id = $1\(under ?? "")
+                ORDER BY \(orderBy(query.order)) LIMIT $2 OFFSET $3
+                """, parameters)
+        }
         var lines: [ArticleListing] = []
         for row in 0..<min(rows.rowCount, query.limit) {
             guard let units = Int128(rows.string(row, 5)) else {
@@ -158,16 +165,13 @@ enum ListingRanges {
         }
     }
 
-    /// The statement that recounts the lines of the articles stamped after `$6` (every one, when
-    /// `whole`) over days `$2`…`$3` at threshold `$4`, deletes those of articles gone, and marks
-    /// range `$1` refreshed: ``ListingTally/add(_:threshold:)`` in SQL, the progress summed in
-    /// ``DepthSum``'s units (exact in `int8` for depths of 0…1).
+    /// The statement that recounts the lines of the articles stamped after `$6` over days
+    /// `$2`…`$3` at threshold `$4`, deletes those of articles gone, and marks range `$1`
+    /// refreshed: ``ListingTally/add(_:threshold:)`` in SQL, the progress summed in ``DepthSum``'s
+    /// units (exact in `int8` for depths of 0…1). `whole`: a range not counted yet, whose every
+    /// line is new.
     private static func recount(whole: Bool) -> String {
-        """
-        WITH touched AS (
-            SELECT article FROM rp_articles WHERE changed > $6
-            UNION SELECT article FROM rp_articles_gone WHERE changed > $6),
-        t AS (
+        let tally = """
             SELECT article, count(*) AS readers, sum(events)::int8 AS events,
                 count(*) FILTER (WHERE scrollable) AS counted,
                 count(*) FILTER (WHERE scrollable AND progress >= $4) AS completed,
@@ -177,23 +181,37 @@ enum ListingRanges {
                     sum(events) AS events, max(last_ms) AS last_ms
                 FROM rp_reader_days WHERE day BETWEEN $2 AND $3\(whole ? "" : " AND article IN (SELECT article FROM touched)")
                 GROUP BY article, reader) AS r
-            GROUP BY article),
-        gone AS (
-            DELETE FROM rp_listing_rows AS l WHERE l.range_id = $1 AND l.article IN (SELECT article FROM touched)
-                AND NOT EXISTS (SELECT 1 FROM rp_articles AS a WHERE a.article = l.article)),
-        up AS (
+            GROUP BY article
+            """
+        let insert = """
             INSERT INTO rp_listing_rows AS l (range_id, article, readers, events, counted, completed,
                 progress_units, rate, last_ms)
             SELECT $1, a.article, coalesce(t.readers, 0), coalesce(t.events, 0), coalesce(t.counted, 0),
                 coalesce(t.completed, 0), coalesce(t.units, 0),
                 CASE WHEN t.counted > 0 THEN t.completed::float8 / t.counted::float8 ELSE 0 END, t.last_ms
             FROM rp_articles AS a LEFT JOIN t ON t.article = a.article
-            WHERE a.changed > $6
-            ON CONFLICT (range_id, article) DO UPDATE SET readers = excluded.readers, events = excluded.events,
-                counted = excluded.counted, completed = excluded.completed,
-                progress_units = excluded.progress_units, rate = excluded.rate, last_ms = excluded.last_ms)
-        UPDATE rp_listing_ranges SET refreshed = \(mark), used_ms = coalesce($7, used_ms) WHERE id = $1
-        """
+            """
+        let marking =
+            "UPDATE rp_listing_ranges SET refreshed = \(Self.mark), used_ms = coalesce($7, used_ms) WHERE id = $1"
+        guard !whole else {
+            return "WITH t AS (\(tally)), up AS (\(insert) WHERE a.changed > $6) \(marking)"
+        }
+        return """
+            WITH touched AS (
+                SELECT article FROM rp_articles WHERE changed > $6
+                UNION SELECT article FROM rp_articles_gone WHERE changed > $6),
+            t AS (\(tally)),
+            gone AS (
+                DELETE FROM rp_listing_rows AS l WHERE l.range_id = $1 AND l.article IN (SELECT article FROM touched)
+                    AND NOT EXISTS (SELECT 1 FROM rp_articles AS a WHERE a.article = l.article)),
+            up AS (
+                \(insert)
+                WHERE a.changed > $6
+                ON CONFLICT (range_id, article) DO UPDATE SET readers = excluded.readers, events = excluded.events,
+                    counted = excluded.counted, completed = excluded.completed,
+                    progress_units = excluded.progress_units, rate = excluded.rate, last_ms = excluded.last_ms)
+            \(marking)
+            """
     }
 
     /// Deletes the deleted articles' stamps every range is refreshed past (all of them when no

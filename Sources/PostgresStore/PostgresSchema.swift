@@ -27,7 +27,8 @@ import ProgressStore
 ///   with; `rp_articles_gone`: the same for articles deleted since every kept listing range
 ///   was refreshed. `rp_listing_ranges`: the listing's kept (range, threshold) pairs, with the
 ///   change each is refreshed up to and when it was last listed; `rp_listing_rows`: their line of
-///   every article, indexed in each order of the listing (``ListingRanges``).
+///   every article, indexed in each order of the listing (``ListingRanges``). Both are
+///   `UNLOGGED`: derived, counted again when needed, and emptied together by a crash.
 /// - `rp_salts`: the daily salts of derived reader ids. `rp_fold`: one row, locked by whoever
 ///   folds, erases or applies retention, which keeps them in order.
 enum PostgresSchema {
@@ -136,7 +137,7 @@ enum PostgresSchema {
             changed bigint NOT NULL
         );
         CREATE INDEX rp_articles_gone_by_changed ON rp_articles_gone (changed);
-        CREATE TABLE rp_listing_ranges (
+        CREATE UNLOGGED TABLE rp_listing_ranges (
             id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
             day_from integer NOT NULL,
             day_to integer NOT NULL,
@@ -145,7 +146,7 @@ enum PostgresSchema {
             used_ms bigint NOT NULL,
             UNIQUE (day_from, day_to, threshold)
         );
-        CREATE TABLE rp_listing_rows (
+        CREATE UNLOGGED TABLE rp_listing_rows (
             range_id integer NOT NULL,
             article text COLLATE "C" NOT NULL,
             readers bigint NOT NULL,
