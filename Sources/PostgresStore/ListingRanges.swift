@@ -171,17 +171,25 @@ enum ListingRanges {
     /// units (exact in `int8` for depths of 0…1). `whole`: a range not counted yet, whose every
     /// line is new.
     private static func recount(whole: Bool) -> String {
-        let tally = """
-            SELECT article, count(*) AS readers, sum(events)::int8 AS events,
-                count(*) FILTER (WHERE scrollable) AS counted,
+        // Counted article by article when recounting a few, so that the plan reads their days
+        // by the (article, day) index whatever share of all days the range holds.
+        let days = """
+            SELECT article, reader, max(max_progress) AS progress, bool_or(scrollable) AS scrollable,
+                sum(events) AS events, max(last_ms) AS last_ms
+            FROM rp_reader_days AS d WHERE d.day BETWEEN $2 AND $3
+            """
+        let sums = """
+            count(*) AS readers, sum(events)::int8 AS events, count(*) FILTER (WHERE scrollable) AS counted,
                 count(*) FILTER (WHERE scrollable AND progress >= $4) AS completed,
                 coalesce(sum(trunc(progress * $5::int8)::int8) FILTER (WHERE scrollable), 0) AS units,
                 max(last_ms) AS last_ms
-            FROM (SELECT article, reader, max(max_progress) AS progress, bool_or(scrollable) AS scrollable,
-                    sum(events) AS events, max(last_ms) AS last_ms
-                FROM rp_reader_days WHERE day BETWEEN $2 AND $3\(whole ? "" : " AND article IN (SELECT article FROM touched)")
-                GROUP BY article, reader) AS r
-            GROUP BY article
+            """
+        let tally =
+            whole
+            ? "SELECT article, \(sums) FROM (\(days) GROUP BY article, reader) AS r GROUP BY article"
+            : """
+            SELECT x.article, s.* FROM touched AS x CROSS JOIN LATERAL (
+                SELECT \(sums) FROM (\(days) AND d.article = x.article GROUP BY article, reader) AS r) AS s
             """
         let insert = """
             INSERT INTO rp_listing_rows AS l (range_id, article, readers, events, counted, completed,
