@@ -43,82 +43,119 @@ struct PostgresListingScaleTests {
     }
 
     /// Milliseconds `body` takes: the median of `runs`.
-    private func median(_ runs: Int = 31, _ body: () throws -> Void) rethrows -> Double {
+    private func median(_ runs: Int, _ body: () throws -> Void) rethrows -> Double {
         var times: [Double] = []
-        for _ in 0..<runs {
-            let started = Date()
-            try body()
-            times.append(Date().timeIntervalSince(started) * 1000)
-        }
+        for _ in 0..<runs { times.append(try milliseconds(body)) }
         return times.sorted()[runs / 2]
     }
 
-    private struct Figures {
-        var firstMs: [String: Double] = [:]
-        var pageMs: [String: Double] = [:]
+    private func milliseconds(_ body: () throws -> Void) rethrows -> Double {
+        let started = Date()
+        try body()
+        return Date().timeIntervalSince(started) * 1000
     }
 
-    private func measure(_ articles: Int) throws -> Figures {
-        let (name, uri, admin) = try databases.database()
-        defer { try? databases.drop(name, admin: admin) }
-        do {
-            let connection = try PGConnection(uri: uri, connectNow: true)
-            defer { connection.close() }
-            try PostgresSchema.migrate(connection)
-            try make(articles, connection)
-        }
-        let store = try PostgresStore.open(
-            uri: uri, options: .init(clock: { [lastDay] in Int64(lastDay) * dayMs + 3_600_000 }))
-        defer { store.close() }
-        var figures = Figures()
-        let ranges: [(String, DayRange)] = [
+    /// One count's database, its store and a connection of its own.
+    private struct Place {
+        var articles: Int
+        var name: String
+        var admin: String
+        var store: PostgresStore
+        var direct: PGConnection
+    }
+
+    private var ranges: [(String, DayRange)] {
+        [
             ("7 days", DayRange(from: lastDay - 6, to: lastDay)),
             ("30 days", DayRange(from: lastDay - 29, to: lastDay)),
             ("90 days", DayRange(from: lastDay - 89, to: lastDay)), ("all time", .allTime),
         ]
-        for (label, days) in ranges {
-            let started = Date()
-            let first = try store.listing(ListingQuery(days: days, threshold: 0.9))
-            figures.firstMs[label] = Date().timeIntervalSince(started) * 1000
-            #expect(first.rows.count == 50 && first.hasMore)
-            for order in ListingOrder.allCases {
-                let query = ListingQuery(days: days, order: order, threshold: 0.9)
-                figures.pageMs["\(label), \(order)"] = try median { _ = try store.listing(query) }
-            }
-            // An event on one article before each page: the page recounts that article.
-            var times: [Double] = []
-            for reader in 1...15 {
-                _ = try store.append([
-                    EventRecord(
-                        article: "/a/\(reader * 7919 % articles)", reader: "new-\(reader)",
-                        timeMs: Int64(lastDay) * dayMs + Int64(reader), progress: 0.5, seenDepth: 0.5,
-                        scrollable: true, engagedMs: 1000)
-                ])
-                let started = Date()
-                _ = try store.listing(ListingQuery(days: days, threshold: 0.9))
-                times.append(Date().timeIntervalSince(started) * 1000)
-            }
-            figures.pageMs["\(label), readers, after an event"] = times.sorted()[times.count / 2]
-        }
-        return figures
+    }
+
+    private func place(_ articles: Int) throws -> Place {
+        let (name, uri, admin) = try databases.database()
+        let connection = try PGConnection(uri: uri, connectNow: true)
+        try PostgresSchema.migrate(connection)
+        try make(articles, connection)
+        let store = try PostgresStore.open(
+            uri: uri, options: .init(clock: { [lastDay] in Int64(lastDay) * dayMs + 3_600_000 }))
+        return Place(articles: articles, name: name, admin: admin, store: store, direct: connection)
+    }
+
+    private func report(_ label: String, _ places: [Place], _ ms: [Double], unit: String = "a page") {
+        let figures = zip(places, ms).map { "\(String(format: "%.2f", $1)) ms at \($0.articles)" }
+        let ratio = (ms.last ?? 0) / (ms.first ?? 1)
+        print(
+            "listing, \(label): \(figures.joined(separator: ", ")) (\(unit)): \(String(format: "%.2f", ratio))×"
+        )
     }
 
     @Test("a page of the listing over a range, timed at each count of articles")
     func timed() throws {
-        let measured = try counts.map { try measure($0) }
-        guard let few = measured.first, let fewCount = counts.first else { return }
-        for (count, figures) in zip(counts, measured) {
-            for (label, ms) in figures.firstMs.sorted(by: { $0.key < $1.key }) {
-                print(
-                    "listing at \(count) articles: first listing of \(label) \(String(format: "%.1f", ms)) ms"
-                )
+        let places = try counts.map { try place($0) }
+        defer {
+            for place in places {
+                place.store.close()
+                place.direct.close()
+                try? databases.drop(place.name, admin: place.admin)
             }
-            for (label, ms) in figures.pageMs.sorted(by: { $0.key < $1.key }) {
-                let ratio = ms / (few.pageMs[label] ?? ms)
-                print(
-                    "listing at \(count) articles: \(label): median \(String(format: "%.2f", ms)) ms, "
-                        + "\(String(format: "%.2f", ratio))× the page at \(fewCount)")
+        }
+        for (label, days) in ranges {
+            // What a page cost before ranges were kept: every article's line tallied at once.
+            let tallied = try places.map { place in
+                try median(3) {
+                    try place.direct.execute(
+                        """
+                        SELECT a.article, t.* FROM rp_articles AS a LEFT JOIN (
+                            SELECT article, count(*), sum(events)::int8, count(*) FILTER (WHERE scrollable),
+                                count(*) FILTER (WHERE scrollable AND progress >= 0.9), max(last_ms)
+                            FROM (SELECT article, reader, max(max_progress) AS progress,
+                                    bool_or(scrollable) AS scrollable, sum(events) AS events, max(last_ms) AS last_ms
+                                FROM rp_reader_days WHERE day BETWEEN $1 AND $2 GROUP BY article, reader) AS r
+                            GROUP BY article) AS t ON t.article = a.article
+                        """, [.int(Int64(days.from ?? Int32.min)), .int(Int64(days.to ?? Int32.max))])
+                }
             }
+            report("\(label), every line tallied in one query", places, tallied, unit: "median of 3")
+            let first = try places.map { place in
+                try milliseconds {
+                    let page = try place.store.listing(ListingQuery(days: days, threshold: 0.9))
+                    #expect(page.rows.count == 50 && page.hasMore)
+                }
+            }
+            report("\(label), first listing (the range counted)", places, first, unit: "once")
+        }
+        // The two counts in turn, so that the machine's load falls on both alike.
+        for (label, days) in ranges {
+            for order in ListingOrder.allCases {
+                let query = ListingQuery(days: days, order: order, threshold: 0.9)
+                var times = places.map { _ in [Double]() }
+                for _ in 0..<61 {
+                    for (index, place) in places.enumerated() {
+                        times[index].append(try milliseconds { _ = try place.store.listing(query) })
+                    }
+                }
+                report("\(label), sort=\(order)", places, times.map { $0.sorted()[30] }, unit: "median of 61")
+            }
+            // An event on one article before each page: the page folds it and recounts that article.
+            var times = places.map { _ in [Double]() }
+            for reader in 1...21 {
+                for (index, place) in places.enumerated() {
+                    _ = try place.store.append([
+                        EventRecord(
+                            article: "/a/\(reader * 7919 % place.articles)", reader: "new-\(label)-\(reader)",
+                            timeMs: Int64(lastDay) * dayMs + Int64(reader), progress: 0.5, seenDepth: 0.5,
+                            scrollable: true, engagedMs: 1000)
+                    ])
+                    times[index].append(
+                        try milliseconds {
+                            _ = try place.store.listing(ListingQuery(days: days, threshold: 0.9))
+                        })
+                }
+            }
+            report(
+                "\(label), sort=readers after an event", places, times.map { $0.sorted()[10] },
+                unit: "median of 21")
         }
     }
 }
