@@ -21,7 +21,7 @@ enum ListingRanges {
     static let useResolutionMs: Int64 = 60_000
 
     /// The largest stamp the snapshot sees: every change up to it is visible.
-    private static let mark = """
+    static let mark = """
         greatest(coalesce((SELECT max(changed) FROM rp_articles), 0),
             coalesce((SELECT max(changed) FROM rp_articles_gone), 0))
         """
@@ -97,15 +97,19 @@ enum ListingRanges {
         for _ in 0..<4 {
             let found = try connection.execute(
                 """
-                SELECT id, refreshed, used_ms, \(mark) FROM rp_listing_ranges
+                SELECT id, refreshed, used_ms, \(mark), moved_from IS NULL FROM rp_listing_ranges
                 WHERE day_from = $1 AND day_to = $2 AND threshold = $3
                 """, key.values)
             guard found.rowCount == 1 else {
-                try add(key, nowMs: nowMs, on: connection)
+                do {
+                    try add(key, nowMs: nowMs, on: connection)
+                } catch  where error.cause == .postgres("23505") {
+                    // Another node moved a range to this one first: it is there now.
+                }
                 continue
             }
             let id = try found.int64(0, 0)
-            if !found.isNull(0, 1), try found.int64(0, 1) >= found.int64(0, 3) {
+            if !found.isNull(0, 1), try found.int64(0, 1) >= found.int64(0, 3), try found.bool(0, 4) {
                 if nowMs - (try found.int64(0, 2)) >= useResolutionMs {
                     try connection.execute(
                         "UPDATE rp_listing_ranges SET used_ms = greatest(used_ms, $2) WHERE id = $1",
@@ -119,10 +123,27 @@ enum ListingRanges {
             sqlState: nil, "the listing's range was dropped four times while being read")
     }
 
-    /// Adds `key`'s range, not counted yet, dropping the least recently listed past ``keptRanges``
-    /// (those another connection holds stay, for now).
+    /// Adds `key`'s range: moves there the least recently listed counted range of as many days
+    /// at the same threshold (yesterday's "last 7 days" becomes today's), to be recounted only
+    /// where the two differ; else adds it not counted yet, dropping the least recently listed
+    /// past ``keptRanges`` (those another connection holds stay, for now).
     private static func add(_ key: Key, nowMs: Int64, on connection: PGConnection) throws(StoreError) {
         try connection.transaction { () throws(StoreError) in
+            if key.from != Int64(Int32.min), key.to != Int64(Int32.max) {
+                let moved = try connection.execute(
+                    """
+                    WITH old AS (
+                        SELECT id FROM rp_listing_ranges
+                        WHERE threshold = $3 AND day_from::int8 > -2147483648 AND day_to::int8 < 2147483647
+                            AND day_to::int8 - day_from::int8 = $2::int8 - $1::int8
+                            AND refreshed IS NOT NULL AND moved_from IS NULL
+                        ORDER BY used_ms, id LIMIT 1 FOR UPDATE SKIP LOCKED)
+                    UPDATE rp_listing_ranges AS r SET moved_from = r.day_from, moved_to = r.day_to,
+                        day_from = $1::int8, day_to = $2::int8, used_ms = $4
+                    FROM old WHERE r.id = old.id RETURNING r.id
+                    """, key.values + [.int(nowMs)])
+                if moved.rowCount == 1 { return }
+            }
             try connection.execute(
                 """
                 INSERT INTO rp_listing_ranges (day_from, day_to, threshold, refreshed, used_ms)
@@ -148,78 +169,31 @@ enum ListingRanges {
     {
         try connection.transaction { () throws(StoreError) -> Bool in
             let held = try connection.execute(
-                "SELECT refreshed FROM rp_listing_ranges WHERE id = $1 FOR UPDATE", [.int(id)])
+                "SELECT refreshed, moved_from, moved_to FROM rp_listing_ranges WHERE id = $1 FOR UPDATE",
+                [.int(id)])
             guard held.rowCount == 1 else { return false }
             let since = held.isNull(0, 0) ? -1 : try held.int64(0, 0)
+            var parameters: [PGValue] = [
+                .int(id), .int(key.from), .int(key.to), .double(key.threshold), .int(DepthSum.unitsPerDepth),
+                .int(since), usedMs.map { .int($0) } ?? .null,
+            ]
+            if since >= 0 {
+                // The days a moved range gained or lost: the articles with a day there change.
+                var differ: [Int64] = [1, 0, 1, 0]
+                if !held.isNull(0, 1) {
+                    let (from, to) = (try held.int64(0, 1), try held.int64(0, 2))
+                    differ = [
+                        min(from, key.from), max(from, key.from) - 1, min(to, key.to) + 1, max(to, key.to),
+                    ]
+                }
+                parameters += differ.map { .int($0) }
+            }
             // Planned for this mark: a plan for any mark would scan every article.
             try connection.executeScript("SET LOCAL plan_cache_mode = force_custom_plan")
-            try connection.execute(
-                recount(whole: since < 0),
-                [
-                    .int(id), .int(key.from), .int(key.to), .double(key.threshold),
-                    .int(DepthSum.unitsPerDepth),
-                    .int(since), usedMs.map { .int($0) } ?? .null,
-                ])
+            try connection.execute(recount(whole: since < 0), parameters)
             try prune(on: connection)
             return true
         }
-    }
-
-    /// The statement that recounts the lines of the articles stamped after `$6` over days
-    /// `$2`…`$3` at threshold `$4`, deletes those of articles gone, and marks range `$1`
-    /// refreshed: ``ListingTally/add(_:threshold:)`` in SQL, the progress summed in ``DepthSum``'s
-    /// units (exact in `int8` for depths of 0…1). `whole`: a range not counted yet, whose every
-    /// line is new.
-    private static func recount(whole: Bool) -> String {
-        // Counted article by article when recounting a few, so that the plan reads their days
-        // by the (article, day) index whatever share of all days the range holds.
-        let days = """
-            SELECT article, reader, max(max_progress) AS progress, bool_or(scrollable) AS scrollable,
-                sum(events) AS events, max(last_ms) AS last_ms
-            FROM rp_reader_days AS d WHERE d.day BETWEEN $2 AND $3
-            """
-        let sums = """
-            count(*) AS readers, sum(events)::int8 AS events, count(*) FILTER (WHERE scrollable) AS counted,
-                count(*) FILTER (WHERE scrollable AND progress >= $4) AS completed,
-                coalesce(sum(trunc(progress * $5::int8)::int8) FILTER (WHERE scrollable), 0) AS units,
-                max(last_ms) AS last_ms
-            """
-        let tally =
-            whole
-            ? "SELECT article, \(sums) FROM (\(days) GROUP BY article, reader) AS r GROUP BY article"
-            : """
-            SELECT x.article, s.* FROM touched AS x CROSS JOIN LATERAL (
-                SELECT \(sums) FROM (\(days) AND d.article = x.article GROUP BY article, reader) AS r) AS s
-            """
-        let insert = """
-            INSERT INTO rp_listing_rows AS l (range_id, article, readers, events, counted, completed,
-                progress_units, rate, last_ms)
-            SELECT $1, a.article, coalesce(t.readers, 0), coalesce(t.events, 0), coalesce(t.counted, 0),
-                coalesce(t.completed, 0), coalesce(t.units, 0),
-                CASE WHEN t.counted > 0 THEN t.completed::float8 / t.counted::float8 ELSE 0 END, t.last_ms
-            FROM rp_articles AS a LEFT JOIN t ON t.article = a.article
-            """
-        let marking =
-            "UPDATE rp_listing_ranges SET refreshed = \(Self.mark), used_ms = coalesce($7, used_ms) WHERE id = $1"
-        guard !whole else {
-            return "WITH t AS (\(tally)), up AS (\(insert) WHERE a.changed > $6) \(marking)"
-        }
-        return """
-            WITH touched AS (
-                SELECT article FROM rp_articles WHERE changed > $6
-                UNION SELECT article FROM rp_articles_gone WHERE changed > $6),
-            t AS (\(tally)),
-            gone AS (
-                DELETE FROM rp_listing_rows AS l WHERE l.range_id = $1 AND l.article IN (SELECT article FROM touched)
-                    AND NOT EXISTS (SELECT 1 FROM rp_articles AS a WHERE a.article = l.article)),
-            up AS (
-                \(insert)
-                WHERE a.changed > $6
-                ON CONFLICT (range_id, article) DO UPDATE SET readers = excluded.readers, events = excluded.events,
-                    counted = excluded.counted, completed = excluded.completed,
-                    progress_units = excluded.progress_units, rate = excluded.rate, last_ms = excluded.last_ms)
-            \(marking)
-            """
     }
 
     /// Deletes the deleted articles' stamps every range is refreshed past (all of them when no

@@ -26,9 +26,10 @@ import ProgressStore
 /// - `rp_articles.changed`: the value of the sequence `rp_changes` the article was last written
 ///   with; `rp_articles_gone`: the same for articles deleted since every kept listing range
 ///   was refreshed. `rp_listing_ranges`: the listing's kept (range, threshold) pairs, with the
-///   change each is refreshed up to and when it was last listed; `rp_listing_rows`: their line of
-///   every article, indexed in each order of the listing (``ListingRanges``). Both are
-///   `UNLOGGED`: derived, counted again when needed, and emptied together by a crash.
+///   change each is refreshed up to, when it was last listed and, once moved to other days, the
+///   days it held until it is recounted; `rp_listing_rows`: their line of every article, indexed
+///   in each order of the listing (``ListingRanges``). Both are `UNLOGGED`: derived, counted
+///   again when needed, and emptied together by a crash.
 /// - `rp_salts`: the daily salts of derived reader ids. `rp_fold`: one row, locked by whoever
 ///   folds, erases or applies retention, which keeps them in order.
 enum PostgresSchema {
@@ -144,6 +145,8 @@ enum PostgresSchema {
             threshold float8 NOT NULL,
             refreshed bigint,
             used_ms bigint NOT NULL,
+            moved_from integer,
+            moved_to integer,
             UNIQUE (day_from, day_to, threshold)
         );
         CREATE UNLOGGED TABLE rp_listing_rows (

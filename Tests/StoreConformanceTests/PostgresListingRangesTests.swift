@@ -114,7 +114,9 @@ struct PostgresListingRangesTests {
         try expectListings(b, reference)
     }
 
-    @Test("past the kept number, the least recently listed range goes; a range comes back exact")
+    @Test(
+        "past the kept number, the least recently listed range goes; a range of as many days moves; both stay exact"
+    )
     func boundedRanges() throws {
         let (name, uri, admin) = try databases.database()
         defer { try? databases.drop(name, admin: admin) }
@@ -125,18 +127,30 @@ struct PostgresListingRangesTests {
         let events = randomEvents(count: 300, articles: Self.articles, readers: 15, seed: 9)
         _ = try store.append(events)
         reference.add(events)
-        let many = (0..<(ListingRanges.keptRanges + 3)).map {
-            DayRange(from: firstDay + Int32($0), to: firstDay + 9 + Int32($0))
+        // Of as many lengths as the bound and three more: the first three go.
+        let lengths = (0..<(ListingRanges.keptRanges + 3)).map {
+            DayRange(from: firstDay, to: firstDay + Int32($0))
         }
-        for days in many {
+        for days in lengths {
             now.withLock { $0 += ListingRanges.useResolutionMs }
             try expectListings(store, reference, ranges: [days])
         }
         #expect(try count("rp_listing_ranges", uri) == Int64(ListingRanges.keptRanges))
-        let more = randomEvents(count: 50, articles: Self.articles, readers: 15, seed: 10)
+        // Five days moving by one, as "the last 5 days" does each day: one range moves along.
+        let moving = (1...5).map { DayRange(from: firstDay + Int32($0), to: firstDay + 4 + Int32($0)) }
+        for (index, days) in moving.enumerated() {
+            now.withLock { $0 += ListingRanges.useResolutionMs }
+            let more = randomEvents(count: 20, articles: Self.articles, readers: 15, seed: 20 + UInt64(index))
+            _ = try store.append(more)
+            reference.add(more)
+            try expectListings(store, reference, ranges: [days])
+        }
+        #expect(try count("rp_listing_ranges", uri) == Int64(ListingRanges.keptRanges))
+        #expect(try count("rp_listing_ranges WHERE day_to - day_from = 4", uri) == 1)
+        let more = randomEvents(count: 50, articles: Self.articles + ["/new"], readers: 15, seed: 10)
         _ = try store.append(more)
         reference.add(more)
-        try expectListings(store, reference, ranges: many)
+        try expectListings(store, reference, ranges: lengths + moving)
         #expect(try count("rp_listing_ranges", uri) == Int64(ListingRanges.keptRanges))
     }
 
