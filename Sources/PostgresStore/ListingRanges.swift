@@ -11,8 +11,10 @@ import ProgressStore
 /// (``forget(_:on:)``): with writers taking turns, the largest stamp a snapshot sees covers
 /// every change before it. A listing recounts the articles stamped after its range's mark, in
 /// one statement (one snapshot) that also moves the mark, holding the range's row so that two
-/// nodes refresh a range in turn; a range listed for the first time is counted whole, once.
-/// At most ``keptRanges`` are kept: adding one drops the least recently listed.
+/// nodes refresh a range in turn. A range listed for the first time takes the place of the
+/// least recently listed one of as many days (yesterday's "last 7 days"), recounting only the
+/// articles with a day where the two differ, or else is counted whole, once. At most
+/// ``keptRanges`` are kept: adding one drops the least recently listed.
 enum ListingRanges {
     /// Ranges kept at most: the relative ranges of two days (7, 30 and 90 days, all time) fit.
     static let keptRanges = 8

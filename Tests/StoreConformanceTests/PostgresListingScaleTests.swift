@@ -8,8 +8,9 @@ import Testing
 /// What a page of the PostgreSQL listing costs in the number of articles (docs/performance.md):
 /// for each count, the day rows made in SQL (1 to 9 readers an article over 120 days), then a
 /// page of 50 in every sort over the last 7, 30 and 90 days and all time, timed, with the first
-/// listing of each range (which counts it whole) apart, and a page after an event. A measurement
-/// more than a check, so it runs only when `READING_PROGRESS_LISTING_SCALE` names the counts:
+/// listing of each range (which counts it whole) apart, a page after an event, and the first
+/// listing of each range moved a day on. A measurement more than a check, so it runs only when
+/// `READING_PROGRESS_LISTING_SCALE` names the counts:
 ///
 ///     READING_PROGRESS_LISTING_SCALE=1000,200000 swift test -c release --filter PostgresListingScale
 @Suite(
@@ -156,6 +157,14 @@ struct PostgresListingScaleTests {
             report(
                 "\(label), sort=readers after an event", places, times.map { $0.sorted()[10] },
                 unit: "median of 21")
+        }
+        // The next day: each relative range moves by a day, recounting the articles of two days.
+        for (label, days) in ranges where days != .allTime {
+            let next = DayRange(from: days.from! + 1, to: days.to! + 1)
+            let moved = try places.map { place in
+                try milliseconds { _ = try place.store.listing(ListingQuery(days: next, threshold: 0.9)) }
+            }
+            report("\(label), first listing a day later (the range moved)", places, moved, unit: "once")
         }
     }
 }
