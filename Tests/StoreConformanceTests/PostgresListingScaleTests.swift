@@ -12,7 +12,7 @@ import Testing
 /// listing of each range moved a day on. A measurement more than a check, so it runs only when
 /// `READING_PROGRESS_LISTING_SCALE` names the counts:
 ///
-///     READING_PROGRESS_LISTING_SCALE=1000,200000 swift test -c release --filter PostgresListingScale
+///     READING_PROGRESS_LISTING_SCALE=1000,200000 swift test --filter PostgresListingScale
 @Suite(
     "PostgreSQL listing at scale",
     .enabled(
