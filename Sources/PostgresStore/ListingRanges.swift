@@ -12,9 +12,9 @@ import ProgressStore
 /// every change before it. A listing recounts the articles stamped after its range's mark, in
 /// one statement (one snapshot) that also moves the mark, holding the range's row so that two
 /// nodes refresh a range in turn. A range listed for the first time takes the place of the
-/// least recently listed one of as many days (yesterday's "last 7 days"), recounting only the
-/// articles with a day where the two differ, or else is counted whole, once. At most
-/// ``keptRanges`` are kept: adding one drops the least recently listed.
+/// least recently listed one of as many days that overlaps it (yesterday's "last 7 days"),
+/// recounting only the articles with a day where the two differ, or else is counted whole,
+/// once. At most ``keptRanges`` are kept: adding one drops the least recently listed.
 enum ListingRanges {
     /// Ranges kept at most: the relative ranges of two days (7, 30 and 90 days, all time) fit.
     static let keptRanges = 8
@@ -121,13 +121,14 @@ enum ListingRanges {
             }
             if try refresh(id, key, usedMs: nowMs, on: connection) { return id }
         }
+        // As a serialization failure is: another attempt is likely to go through.
         throw StoreError.postgres(
-            sqlState: nil, "the listing's range was dropped four times while being read")
+            sqlState: "40001", "the listing's range was dropped four times while being read")
     }
 
     /// Adds `key`'s range: moves there the least recently listed counted range of as many days
-    /// at the same threshold (yesterday's "last 7 days" becomes today's), to be recounted only
-    /// where the two differ; else adds it not counted yet, dropping the least recently listed
+    /// at the same threshold that overlaps it (yesterday's "last 7 days" becomes today's), to be
+    /// recounted only where the two differ; else adds it not counted yet, dropping the least recently listed
     /// past ``keptRanges`` (those another connection holds stay, for now).
     private static func add(_ key: Key, nowMs: Int64, on connection: PGConnection) throws(StoreError) {
         try connection.transaction { () throws(StoreError) in
@@ -138,6 +139,7 @@ enum ListingRanges {
                         SELECT id FROM rp_listing_ranges
                         WHERE threshold = $3 AND day_from::int8 > -2147483648 AND day_to::int8 < 2147483647
                             AND day_to::int8 - day_from::int8 = $2::int8 - $1::int8
+                            AND abs(day_from::int8 - $1::int8) <= day_to::int8 - day_from::int8
                             AND refreshed IS NOT NULL AND moved_from IS NULL
                         ORDER BY used_ms, id LIMIT 1 FOR UPDATE SKIP LOCKED)
                     UPDATE rp_listing_ranges AS r SET moved_from = r.day_from, moved_to = r.day_to,
