@@ -79,7 +79,7 @@ struct PostgresListingRangesTests {
         #expect(try count("rp_articles_gone", uri) == 0)
     }
 
-    @Test("two nodes folding and listing the same ranges at once answer as one store")
+    @Test("two nodes folding, erasing and listing the same ranges at once answer as one store")
     func twoNodes() throws {
         let (name, uri, admin) = try databases.database()
         defer { try? databases.drop(name, admin: admin) }
@@ -87,6 +87,16 @@ struct PostgresListingRangesTests {
         defer { a.close() }
         let b = try PostgresStore.open(uri: uri)
         defer { b.close() }
+        // Readers and articles of their own, erased while the nodes fold and list.
+        let doomed = randomEvents(count: 200, articles: Self.articles, readers: 6, seed: 3).map { event in
+            var event = event
+            event.reader = "doomed-" + event.reader
+            return event
+        }
+        let doomedArticles = (0..<6).map { "/doomed/\($0)" }
+        let alone = randomEvents(count: 60, articles: doomedArticles, readers: 10, seed: 4)
+        _ = try a.append(doomed + alone)
+        for days in Self.ranges { _ = try b.listing(ListingQuery(days: days, threshold: 0.9)) }
         let rounds = (0..<16).map { round in
             randomEvents(count: 30, articles: Self.articles, readers: 20, seed: 700 + UInt64(round))
         }
@@ -106,12 +116,24 @@ struct PostgresListingRangesTests {
                 }
             }
         }
+        DispatchQueue.global().async(group: group) {
+            for index in 0..<6 {
+                do {
+                    let node = index % 2 == 0 ? a : b
+                    _ = try waitFor { node.erase(.reader("doomed-reader-\(index)"), completion: $0) }
+                    _ = try waitFor { node.erase(.article(doomedArticles[index]), completion: $0) }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+        }
         group.wait()
         #expect(failures.withLock { $0 } == [])
         var reference = Reference()
         reference.add(rounds.flatMap { $0 })
         try expectListings(a, reference)
         try expectListings(b, reference)
+        #expect(try count("rp_articles_gone", uri) == 0)
     }
 
     @Test(
