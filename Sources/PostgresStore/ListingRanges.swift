@@ -47,14 +47,36 @@ enum ListingRanges {
     static func page(_ query: ListingQuery, nowMs: Int64, on connection: PGConnection) throws(StoreError)
         -> ListingPage
     {
-        let range = try refreshedRange(Key(query), nowMs: nowMs, on: connection)
+        let key = Key(query)
+        for _ in 0..<4 {
+            let range = try refreshedRange(key, nowMs: nowMs, on: connection)
+            if let rows = try read(query, range: range, key: key, on: connection) {
+                return try page(of: rows, query)
+            }
+        }
+        throw StoreError.postgres(
+            sqlState: "40001", "the listing's range was moved or dropped four times while being read")
+    }
+
+    /// The page's rows out of range `range`, holding its row so that no node moves or drops it
+    /// meanwhile; `nil` when one did since it was refreshed.
+    private static func read(_ query: ListingQuery, range: Int64, key: Key, on connection: PGConnection)
+        throws(StoreError) -> PGResult?
+    {
         var parameters: [PGValue] = [.int(range), .int(Int64(query.limit) + 1), .int(Int64(query.offset))]
         // Ids with the prefix sort from the prefix on, which the index by id starts at.
         let under = query.prefix.map { (prefix) -> String in
             parameters.append(.text(prefix))
             return " AND article >= $4 AND starts_with(article, $4)"
         }
-        let rows = try connection.transaction { () throws(StoreError) -> PGResult in
+        return try connection.transaction { () throws(StoreError) -> PGResult? in
+            let held = try connection.execute(
+                """
+                SELECT 1 FROM rp_listing_ranges WHERE id = $1 AND day_from = $2 AND day_to = $3
+                    AND threshold = $4 AND moved_from IS NULL
+                FOR KEY SHARE
+                """, [.int(range)] + key.values)
+            guard held.rowCount == 1 else { return nil }
             // The order's index, whatever the statistics say of a range just counted: a sort
             // would cost every article of the range.
             try connection.executeScript("SET LOCAL enable_sort = off")
@@ -65,6 +87,10 @@ enum ListingRanges {
                 ORDER BY \(orderBy(query.order)) LIMIT $2 OFFSET $3
                 """, parameters)
         }
+    }
+
+    /// The lines of `rows` (up to one more than `query.limit`).
+    private static func page(of rows: PGResult, _ query: ListingQuery) throws(StoreError) -> ListingPage {
         var lines: [ArticleListing] = []
         for row in 0..<min(rows.rowCount, query.limit) {
             guard let units = Int128(rows.string(row, 5)) else {
@@ -165,16 +191,19 @@ enum ListingRanges {
         }
     }
 
-    /// Brings range `id` up to the latest change, holding its row; false when it was dropped.
-    /// `usedMs` (when given) is written as its last use.
+    /// Brings range `id` (of `key`) up to the latest change, holding its row; false when it was
+    /// dropped or moved. `usedMs` (when given) is written as its last use.
     @discardableResult
     static func refresh(_ id: Int64, _ key: Key, usedMs: Int64?, on connection: PGConnection)
         throws(StoreError) -> Bool
     {
         try connection.transaction { () throws(StoreError) -> Bool in
             let held = try connection.execute(
-                "SELECT refreshed, moved_from, moved_to FROM rp_listing_ranges WHERE id = $1 FOR UPDATE",
-                [.int(id)])
+                """
+                SELECT refreshed, moved_from, moved_to FROM rp_listing_ranges
+                WHERE id = $1 AND day_from = $2 AND day_to = $3 AND threshold = $4 FOR UPDATE
+                """, [.int(id)] + key.values)
+            // Gone, or moved to other days by another node since it was looked up.
             guard held.rowCount == 1 else { return false }
             let since = held.isNull(0, 0) ? -1 : try held.int64(0, 0)
             var parameters: [PGValue] = [
