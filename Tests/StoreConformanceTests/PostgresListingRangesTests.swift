@@ -176,6 +176,48 @@ struct PostgresListingRangesTests {
         #expect(try count("rp_listing_ranges", uri) == Int64(ListingRanges.keptRanges))
     }
 
+    @Test("two nodes listing ranges of as many days at once, each moving the other's, answer exactly")
+    func movingRanges() throws {
+        let (name, uri, admin) = try databases.database()
+        defer { try? databases.drop(name, admin: admin) }
+        let a = try PostgresStore.open(uri: uri)
+        defer { a.close() }
+        let b = try PostgresStore.open(uri: uri)
+        defer { b.close() }
+        var reference = Reference()
+        let events = randomEvents(count: 400, articles: Self.articles, readers: 15, seed: 31)
+        _ = try a.append(events)
+        reference.add(events)
+        let pairs = [
+            (a, DayRange(from: firstDay + 1, to: firstDay + 5)),
+            (b, DayRange(from: firstDay + 2, to: firstDay + 6)),
+        ]
+        let expected = pairs.map { _, days in
+            ListingOrder.allCases.map {
+                reference.listing(ListingQuery(days: days, order: $0, threshold: 0.9))
+            }
+        }
+        let failures = Mutex<[String]>([])
+        let group = DispatchGroup()
+        for (index, (node, days)) in pairs.enumerated() {
+            DispatchQueue.global().async(group: group) {
+                for round in 0..<24 {
+                    let order = ListingOrder.allCases[round % 4]
+                    do {
+                        let page = try node.listing(ListingQuery(days: days, order: order, threshold: 0.9))
+                        if !agree(page, expected[index][round % 4]) {
+                            failures.withLock { $0.append("\(days) \(order): \(page)") }
+                        }
+                    } catch {
+                        failures.withLock { $0.append("\(error)") }
+                    }
+                }
+            }
+        }
+        group.wait()
+        #expect(failures.withLock { $0 } == [])
+    }
+
     @Test("a database of schema 3 migrates: its articles are listed over a range")
     func migratesThirdSchema() throws {
         let (name, uri, admin) = try databases.database()
