@@ -40,7 +40,9 @@ enum Erasing {
         try connection.execute("DELETE FROM rp_sections WHERE article = $1", [.text(article)])
         try connection.execute("DELETE FROM rp_attention WHERE article = $1", [.text(article)])
         try connection.execute("DELETE FROM rp_article_segments WHERE article = $1", [.text(article)])
-        return ErasureCount(articles: Int(try deleted.int64(0, 0)), readerDays: Int(rows.affectedRows))
+        let articles = Int(try deleted.int64(0, 0))
+        if articles > 0 { try ListingRanges.forget([article], on: connection) }
+        return ErasureCount(articles: articles, readerDays: Int(rows.affectedRows))
     }
 
     /// Takes out every record of a UTC day before `day`, recounting the articles that had one

@@ -186,7 +186,8 @@ enum Folding {
         return found
     }
 
-    /// Writes `aggregates` back; an article left without readers is deleted.
+    /// Writes `aggregates` back, stamped with the next change (``ListingRanges``); an article
+    /// left without readers is deleted, and forgotten by the listing.
     static func save(_ aggregates: [String: ArticleCounters], on connection: PGConnection) throws(StoreError)
     {
         let kept = aggregates.filter { $0.value.readers > 0 }
@@ -194,14 +195,15 @@ enum Folding {
         if !emptied.isEmpty {
             try connection.execute(
                 "DELETE FROM rp_articles WHERE article = ANY($1::text[])", [.textArray(emptied)])
+            try ListingRanges.forget(emptied, on: connection)
         }
         guard !kept.isEmpty else { return }
         let entries = Array(kept)
         try connection.execute(
             """
-            INSERT INTO rp_articles AS a (article, \(ArticleCounters.columns))
+            INSERT INTO rp_articles AS a (article, \(ArticleCounters.columns), changed)
             SELECT article, readers, unscrollable, events, engaged_ms, first_ms, last_ms, progress_units::numeric,
-                seen_units::numeric, progress_bins, seen_bins
+                seen_units::numeric, progress_bins, seen_bins, nextval('rp_changes')
             FROM unnest($1::text[], $2::int8[], $3::int8[], $4::int8[], $5::int8[], $6::int8[], $7::int8[],
                 $8::text[], $9::text[], $10::bytea[], $11::bytea[])
                 AS u (article, readers, unscrollable, events, engaged_ms, first_ms, last_ms, progress_units,
@@ -210,7 +212,7 @@ enum Folding {
                 events = excluded.events, engaged_ms = excluded.engaged_ms, first_ms = excluded.first_ms,
                 last_ms = excluded.last_ms, progress_units = excluded.progress_units,
                 seen_units = excluded.seen_units, progress_bins = excluded.progress_bins,
-                seen_bins = excluded.seen_bins
+                seen_bins = excluded.seen_bins, changed = excluded.changed
             """,
             [
                 .textArray(entries.map(\.key)), .numberArray(entries.map { Int64($0.value.readers) }),

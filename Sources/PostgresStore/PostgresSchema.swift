@@ -23,6 +23,13 @@ import ProgressStore
 /// - `rp_article_segments`: per large article and segment — a device class (dimension 0, its
 ///   code) or a source (dimension 1, its id) — the counters of `rp_articles` over that
 ///   segment's reader-days, so that a filter costs one row and the segments one row each.
+/// - `rp_articles.changed`: the value of the sequence `rp_changes` the article was last written
+///   with; `rp_articles_gone`: the same for articles deleted since every kept listing range
+///   was refreshed. `rp_listing_ranges`: the listing's kept (range, threshold) pairs, with the
+///   change each is refreshed up to, when it was last listed and, once moved to other days, the
+///   days it held until it is recounted; `rp_listing_rows`: their line of every article, indexed
+///   in each order of the listing (``ListingRanges``). Both are `UNLOGGED`: derived, counted
+///   again when needed, and emptied together by a crash.
 /// - `rp_salts`: the daily salts of derived reader ids. `rp_fold`: one row, locked by whoever
 ///   folds, erases or applies retention, which keeps them in order.
 enum PostgresSchema {
@@ -121,6 +128,42 @@ enum PostgresSchema {
             seen_bins bytea NOT NULL,
             PRIMARY KEY (article, dimension, segment)
         );
+        """,
+        """
+        CREATE SEQUENCE rp_changes;
+        ALTER TABLE rp_articles ADD COLUMN changed bigint NOT NULL DEFAULT 0;
+        CREATE INDEX rp_articles_by_changed ON rp_articles (changed);
+        CREATE TABLE rp_articles_gone (
+            article text COLLATE "C" PRIMARY KEY,
+            changed bigint NOT NULL
+        );
+        CREATE INDEX rp_articles_gone_by_changed ON rp_articles_gone (changed);
+        CREATE UNLOGGED TABLE rp_listing_ranges (
+            id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            day_from integer NOT NULL,
+            day_to integer NOT NULL,
+            threshold float8 NOT NULL,
+            refreshed bigint,
+            used_ms bigint NOT NULL,
+            moved_from integer,
+            moved_to integer,
+            UNIQUE (day_from, day_to, threshold)
+        );
+        CREATE UNLOGGED TABLE rp_listing_rows (
+            range_id integer NOT NULL,
+            article text COLLATE "C" NOT NULL,
+            readers bigint NOT NULL,
+            events bigint NOT NULL,
+            counted bigint NOT NULL,
+            completed bigint NOT NULL,
+            progress_units numeric NOT NULL,
+            rate float8 NOT NULL,
+            last_ms bigint,
+            PRIMARY KEY (range_id, article)
+        );
+        CREATE INDEX rp_listing_rows_by_readers ON rp_listing_rows (range_id, readers DESC, article);
+        CREATE INDEX rp_listing_rows_by_rate ON rp_listing_rows (range_id, rate DESC, article);
+        CREATE INDEX rp_listing_rows_by_last ON rp_listing_rows (range_id, last_ms DESC NULLS LAST, article);
         """,
     ]
 

@@ -79,65 +79,11 @@ extension PostgresStore {
     public func listing(
         _ query: ListingQuery, completion: @escaping @Sendable (Result<ListingPage, StoreError>) -> Void
     ) {
+        let nowMs = options.clock()
         read(
             { (connection) throws(StoreError) -> ListingPage in
-                let prefix: [PGValue] = [query.prefix.map { .text($0) } ?? .null]
-                let rows = try connection.execute(
-                    "SELECT article, \(ArticleCounters.columns) FROM rp_articles "
-                        + "WHERE $1::text IS NULL OR starts_with(article, $1)", prefix)
-                // All time the counters answer every article; a range is tallied from the day
-                // rows in one query, rather than decoding every article's histograms to find
-                // those whose days it spans.
-                let fromCounters = query.days == .allTime && DepthHistogram.edge(of: query.threshold) != nil
-                let ranged = fromCounters ? [:] : try Self.rangeTallies(query, on: connection)
-                var lines: [ArticleListing] = []
-                lines.reserveCapacity(rows.rowCount)
-                for row in 0..<rows.rowCount {
-                    let article = rows.string(row, 0)
-                    let tally =
-                        fromCounters
-                        ? try ArticleCounters(rows, row: row, from: 1).listingTally(
-                            in: query.days, threshold: query.threshold)
-                        : ranged[article]
-                    lines.append((tally ?? ListingTally()).row(article: article))
-                }
-                return ListingPage.cut(from: lines, for: query)
+                try ListingRanges.page(query, nowMs: nowMs, on: connection)
             }, completion: completion)
-    }
-
-    /// Each article's tally over `query.days`, from its readers' day rows: ``ListingTally/add(_:threshold:)``
-    /// in SQL, the progress summed in ``DepthSum``'s units (exact in `int8` for depths of 0…1).
-    private static func rangeTallies(_ query: ListingQuery, on connection: PGConnection) throws(StoreError)
-        -> [String: ListingTally]
-    {
-        let rows = try connection.execute(
-            """
-            SELECT article, count(*), sum(events)::int8, count(*) FILTER (WHERE scrollable),
-                count(*) FILTER (WHERE scrollable AND progress >= $3),
-                coalesce(sum(trunc(progress * $5::int8)::int8) FILTER (WHERE scrollable), 0), max(last_ms)
-            FROM (SELECT article, reader, max(max_progress) AS progress, bool_or(scrollable) AS scrollable,
-                    sum(events) AS events, max(last_ms) AS last_ms
-                FROM rp_reader_days WHERE day BETWEEN $1 AND $2 AND ($4::text IS NULL OR starts_with(article, $4))
-                GROUP BY article, reader) AS r
-            GROUP BY article
-            """,
-            [
-                .int(Int64(query.days.from ?? Int32.min)), .int(Int64(query.days.to ?? Int32.max)),
-                .double(query.threshold), query.prefix.map { .text($0) } ?? .null,
-                .int(DepthSum.unitsPerDepth),
-            ])
-        var tallies: [String: ListingTally] = [:]
-        for row in 0..<rows.rowCount {
-            guard let units = Int128(rows.string(row, 5)) else {
-                throw StoreError.corrupt("a sum of progress in rp_reader_days is not an integer")
-            }
-            tallies[rows.string(row, 0)] = ListingTally(
-                readers: Int(try rows.int64(row, 1)), events: try rows.int64(row, 2),
-                counted: Int(try rows.int64(row, 3)),
-                completed: Int(try rows.int64(row, 4)), progressSum: DepthSum(units: units),
-                lastMs: try rows.int64(row, 6))
-        }
-        return tallies
     }
 
     /// The readers of `article` folded over those of `days` whose segment `segment` admits, in

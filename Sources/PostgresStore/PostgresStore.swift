@@ -130,7 +130,8 @@ public final class PostgresStore: ProgressStore {
         }
     }
 
-    /// Retention, and forgetting expired ids and salts: at start-up and hourly.
+    /// Retention, forgetting expired ids and salts, and the listing's ranges refreshed (so that a
+    /// deleted article's id leaves them): at start-up and hourly.
     static func upkeep(pool: ConnectionPool, options: Options) throws(StoreError) {
         let now = options.clock()
         try pool.withConnection { (connection) throws(StoreError) in
@@ -139,13 +140,15 @@ public final class PostgresStore: ProgressStore {
             let today = UTCDay.of(ms: now)
             try connection.execute(
                 "DELETE FROM rp_salts WHERE day < $1", [.int(Int64(DailySalt.oldestKept(today: today)))])
-            guard options.retentionDays > 0 else { return }
-            let firstKept = today - Int32(clamping: options.retentionDays) + 1
-            try connection.transaction { () throws(StoreError) in
-                _ = try Folding.lock(connection, wait: true)
-                try Folding.foldAll(connection)
-                try Erasing.dropDays(before: firstKept, on: connection)
+            if options.retentionDays > 0 {
+                let firstKept = today - Int32(clamping: options.retentionDays) + 1
+                try connection.transaction { () throws(StoreError) in
+                    _ = try Folding.lock(connection, wait: true)
+                    try Folding.foldAll(connection)
+                    try Erasing.dropDays(before: firstKept, on: connection)
+                }
             }
+            try ListingRanges.refreshAll(on: connection)
         }
     }
 
