@@ -78,7 +78,7 @@ final class MemoryIndex: Sendable {
     }
 
     /// How the statistics `query` asks for are had: answered already from counters (see
-    /// ``ArticleCounters/statistics(answering:)``: in microseconds under the lock, whatever the
+    /// ``ArticleIndex/countedStatistics(_:)``: in microseconds under the lock, whatever the
     /// article's size), or by
     /// folding a snapshot of the article's readers, which the caller does outside the lock
     /// (see ``StatisticsWork/fold(_:)``).
@@ -91,7 +91,7 @@ final class MemoryIndex: Sendable {
             let match = state.match(query.segment)
             let answered =
                 match.isAll
-                ? index.counters.statistics(answering: query)
+                ? index.countedStatistics(query)
                 : index.statisticsFromCounters(query, matching: match)
             if let answered { return .answered(answered) }
             return .fold(index, match)
