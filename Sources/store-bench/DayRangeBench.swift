@@ -1,8 +1,9 @@
 import EmbeddedStore
 import ProgressStore
 
-/// One article of a million readers over 31 UTC days — half of them on its busiest day, about
-/// 17,000 on each of 29 others, 1,000 on a sparse last day — and what a one-day range costs cold
+/// One article of a million readers over 19 UTC days — half of them on its busiest day, the
+/// others on 14 more (about 33,000 each), one in 20 again on the next day, 1,000 on a sparse
+/// last day — and what a one-day range costs cold
 /// (the first ask after a new event on that day, as the stats route asks once an event has
 /// moved the article's version): the statistics of each kind of day, the article's line of the
 /// listing over the busiest day, and two queries that still fold every reader.
@@ -58,11 +59,29 @@ enum DayRangeBench {
             "an engaged minimum " + cold(on: busiest) { stats(one(busiest), engaged: 1) },
             "a 7-day range " + cold(on: busiest) { stats(DayRange(from: busiest, to: busiest + 6)) },
         ]
+        let kept = index.dayCounters(of: "/million")
+        let recounting = medianSeconds(rounds: 3, calls: 1) {
+            check(index.recountDayCounters(of: "/million") == kept.days, "the days recounted differ")
+        }
+        // A restart's share: the article restored from its snapshot, which recounts every counter.
+        let blobs = index.encodedArticles()
+        let restoring = medianSeconds(rounds: 3, calls: 1) {
+            let restored = StandaloneIndex()
+            do {
+                try restored.restoreSources(index.sources())
+                for blob in blobs { try restored.restoreArticle(blob) }
+            } catch {
+                check(false, "the article failed to restore: \(error)")
+            }
+        }
         print(
-            "index, one article of \(pairs) readers over 31 days, one-day ranges cold (median of 15): "
+            "index, one article of \(pairs) readers over 19 days, one-day ranges cold (median of 15): "
                 + figures.joined(separator: ", ") + "; still folding every reader: "
                 + folded.joined(separator: ", ") + "; "
-                + "\(figure(Double(index.footprint) / Double(pairs))) bytes allocated a pair")
+                + "\(figure(Double(index.footprint) / Double(pairs))) bytes allocated a pair, of which the "
+                + "counters of \(kept.days) days (\(kept.withHistograms) with histograms) "
+                + "\(kept.bytes) bytes; restoring the article \(figure(restoring * 1e3)) ms, of which "
+                + "recounting the day counters \(figure(recounting * 1e3)) ms (medians of 3)")
     }
 
     private static func event(reader: Int, day: Int32, _ seed: Int) -> EventRecord {

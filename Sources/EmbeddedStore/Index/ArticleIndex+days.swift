@@ -35,7 +35,7 @@ extension ArticleIndex {
             return ArticleStatistics.compute(readers: [ReaderFigures](), query: query)
         case .oneDay(let day):
             if let answered = day.counters.statistics(answering: query) { return answered }
-            guard folding, day.counters.histograms == nil else { return nil }
+            guard folding, !day.counters.keepsHistograms else { return nil }
             return ArticleStatistics.compute(readers: day.records.map { figures(ofRecord: $0) }, query: query)
         }
     }
@@ -51,7 +51,7 @@ extension ArticleIndex {
             return ListingTally()
         case .oneDay(let day):
             if let tally = day.counters.listingTally(in: days, threshold: threshold) { return tally }
-            guard day.counters.histograms == nil else { return nil }
+            guard !day.counters.keepsHistograms else { return nil }
             var tally = ListingTally()
             for reference in day.records { tally.add(figures(ofRecord: reference), threshold: threshold) }
             return tally

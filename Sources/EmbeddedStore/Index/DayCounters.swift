@@ -27,29 +27,32 @@ struct DayCounters: Sendable {
     private(set) var days: [Day] = []
     private(set) var dayNumbers: [Int32] = []
     private var positions: [Int32: Int] = [:]
+    /// The day last looked up and its position: most events fall on today, and a record's
+    /// move then skips hashing the day.
+    private var recent: (day: Int32, position: Int) = (.min, -1)
 
     /// The counters of `article`'s records, recounted.
     init(_ article: ArticleIndex) {
-        var last: (day: Int32, position: Int)?
         article.forEachRecordReference { reference, day, figures in
-            let position: Int
-            if let last, last.day == day {
-                position = last.position
-            } else {
-                position = self.position(of: day)
-                last = (day, position)
-            }
+            let position = self.position(of: day)
             if add(reference, figures, at: position) { startHistograms(at: position, in: article) }
         }
     }
 
     /// Where `day` is in ``days``, added when new.
     private mutating func position(of day: Int32) -> Int {
-        if let position = positions[day] { return position }
-        days.append(Day())
-        dayNumbers.append(day)
-        positions[day] = days.count - 1
-        return days.count - 1
+        if recent.day == day { return recent.position }
+        let position: Int
+        if let known = positions[day] {
+            position = known
+        } else {
+            days.append(Day())
+            dayNumbers.append(day)
+            position = days.count - 1
+            positions[day] = position
+        }
+        recent = (day, position)
+        return position
     }
 
     /// Adds the new record `reference`, on `day`, holding `figures`. Returns whether the day's
@@ -60,7 +63,7 @@ struct DayCounters: Sendable {
 
     private mutating func add(_ reference: Int32, _ figures: ReaderFigures, at position: Int) -> Bool {
         days[position].counters.move(from: nil, to: figures)
-        guard days[position].counters.histograms == nil else { return false }
+        guard !days[position].counters.keepsHistograms else { return false }
         days[position].records.append(reference)
         return days[position].records.count > Self.histogramMinimumReaderDays
     }
@@ -68,8 +71,7 @@ struct DayCounters: Sendable {
     /// Gives `day`, which has outgrown its list, histograms of the records listed, which are
     /// `article`'s.
     mutating func startHistograms(of day: Int32, in article: ArticleIndex) {
-        guard let position = positions[day] else { return assertionFailure("a record of an unknown day") }
-        startHistograms(at: position, in: article)
+        startHistograms(at: position(of: day), in: article)
     }
 
     private mutating func startHistograms(at position: Int, in article: ArticleIndex) {
@@ -82,8 +84,7 @@ struct DayCounters: Sendable {
 
     /// Moves the record on `day` from `before` to `after`, its figures with more events folded in.
     mutating func move(day: Int32, from before: ReaderFigures, to after: ReaderFigures) {
-        guard let position = positions[day] else { return assertionFailure("a record of an unknown day") }
-        days[position].counters.move(from: before, to: after)
+        days[position(of: day)].counters.move(from: before, to: after)
     }
 
     /// The days of ``days`` within `range`, as positions: stops looking past two.
@@ -103,7 +104,7 @@ struct DayCounters: Sendable {
         let histogramBytes = 2 * DepthHistogram.binCount * 12
         return days.reduce(0) { total, day in
             total + MemoryLayout<Day>.stride + day.records.capacity * 4
-                + (day.counters.histograms == nil ? 0 : histogramBytes)
+                + (day.counters.keepsHistograms ? histogramBytes : 0)
         } + dayNumbers.capacity * 4 + positions.capacity * 16
     }
 }
