@@ -2,8 +2,8 @@ import EmbeddedStore
 import ProgressStore
 
 /// One article of a million readers over 19 UTC days — half of them on its busiest day, the
-/// others on 14 more (about 33,000 each), one in 20 again on the next day, 1,000 on a sparse
-/// last day — and what a one-day range costs cold
+/// others on 14 more (about 33,000 each), one in 20 of those again on the next day, one in
+/// 1,000 of all on a sparse last day — and what a one-day range costs cold
 /// (the first ask after a new event on that day, as the stats route asks once an event has
 /// moved the article's version): the statistics of each kind of day, the article's line of the
 /// listing over the busiest day, and two queries that still fold every reader.
