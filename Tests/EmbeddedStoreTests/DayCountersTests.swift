@@ -85,7 +85,28 @@ struct DayCountersTests {
             )
             let (a, b) = (before.days[was.first!], after.days[now.first!])
             #expect(a.counters == b.counters)
-            #expect(a.records.sorted() == b.records.sorted())
+            #expect(a.records == b.records)
         }
+    }
+
+    @Test("a record list gives back its references, whatever their distances")
+    func recordList() {
+        var list = RecordList()
+        var expected: (first: [Int32], other: [Int32]) = ([], [])
+        var (first, other): (Int32, Int32) = (-1, -1)
+        for step in [1, 1, 2, 127, 128, 129, 16_383, 16_384, 2_097_152, 1, 300_000_000] {
+            first += Int32(step)
+            other += Int32(step / 2 + 1)
+            list.append(first)
+            list.append(~other)
+            expected.first.append(first)
+            expected.other.append(other)
+        }
+        list.append(Int32.max)
+        expected.first.append(Int32.max)
+        var got: [Int32] = []
+        list.forEach { got.append($0) }
+        #expect(got == expected.first + expected.other.map { ~$0 })
+        #expect(list.count == got.count)
     }
 }

@@ -36,7 +36,10 @@ extension ArticleIndex {
         case .oneDay(let day):
             if let answered = day.counters.statistics(answering: query) { return answered }
             guard folding, !day.counters.keepsHistograms else { return nil }
-            return ArticleStatistics.compute(readers: day.records.map { figures(ofRecord: $0) }, query: query)
+            var readers: [ReaderFigures] = []
+            readers.reserveCapacity(day.records.count)
+            day.records.forEach { readers.append(figures(ofRecord: $0)) }
+            return ArticleStatistics.compute(readers: readers, query: query)
         }
     }
 
@@ -53,7 +56,7 @@ extension ArticleIndex {
             if let tally = day.counters.listingTally(in: days, threshold: threshold) { return tally }
             guard !day.counters.keepsHistograms else { return nil }
             var tally = ListingTally()
-            for reference in day.records { tally.add(figures(ofRecord: reference), threshold: threshold) }
+            day.records.forEach { tally.add(figures(ofRecord: $0), threshold: threshold) }
             return tally
         }
     }

@@ -8,15 +8,16 @@ import ProgressStore
 ///
 /// An article keeps them from ``DeviceCounters/minimumReaders`` readers on: below, folding every
 /// reader takes a few milliseconds at most. A day keeps histograms (24 KB) only past
-/// ``histogramMinimumReaderDays`` reader-days; until then it lists its records (4 bytes each),
-/// and a query over it folds those alone, exactly. So a day costs at most about a seventh of
-/// its records' own memory, and the many small days of a long tail stay small.
+/// ``histogramMinimumReaderDays`` reader-days; until then it lists its records (about a byte
+/// each, see ``RecordList``), and a query over it folds those alone, exactly. So a day costs at
+/// most about a seventh of its records' own memory, and the many small days of a long tail
+/// stay small.
 struct DayCounters: Sendable {
     /// A day's counters, and its records while it has no histograms.
     struct Day: Sendable {
         var counters = ArticleCounters()
         /// Record references: `r >= 0` is first-day record `r`, `r < 0` other-day record `~r`.
-        var records: [Int32] = []
+        var records = RecordList()
     }
 
     /// Reader-days past which a day keeps histograms: folding 4,096 records answers in well under
@@ -65,7 +66,7 @@ struct DayCounters: Sendable {
         days[position].counters.move(from: nil, to: figures)
         guard !days[position].counters.keepsHistograms else { return false }
         days[position].records.append(reference)
-        return days[position].records.count > Self.histogramMinimumReaderDays
+        return days[position].counters.readers > Self.histogramMinimumReaderDays
     }
 
     /// Gives `day`, which has outgrown its list, histograms of the records listed, which are
@@ -77,9 +78,9 @@ struct DayCounters: Sendable {
     private mutating func startHistograms(at position: Int, in article: ArticleIndex) {
         let listed = days[position].records
         days[position].counters.histograms = DepthHistograms { body in
-            for reference in listed { body(article.figures(ofRecord: reference)) }
+            listed.forEach { body(article.figures(ofRecord: $0)) }
         }
-        days[position].records = []
+        days[position].records = RecordList()
     }
 
     /// Moves the record on `day` from `before` to `after`, its figures with more events folded in.
@@ -103,7 +104,7 @@ struct DayCounters: Sendable {
     var footprint: Int {
         let histogramBytes = 2 * DepthHistogram.binCount * 12
         return days.reduce(0) { total, day in
-            total + MemoryLayout<Day>.stride + day.records.capacity * 4
+            total + MemoryLayout<Day>.stride + day.records.footprint
                 + (day.counters.keepsHistograms ? histogramBytes : 0)
         } + dayNumbers.capacity * 4 + positions.capacity * 16
     }
