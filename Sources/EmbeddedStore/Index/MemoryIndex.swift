@@ -18,8 +18,10 @@ import Synchronization
 ///
 /// Figures over a date range are exact, from per-day records. All-time statistics with no
 /// engaged minimum and a threshold with at most three decimals come from per-article totals
-/// and 1/1000 histograms, without visiting readers; their quantiles may then be up to 0.001
-/// low (docs/api.md allows 0.01), and are exact when the quantile's bin holds a single value.
+/// and 1/1000 histograms, without visiting readers — and so do those over a range that holds
+/// one day of a large article, from that day's (see ``DayCounters``); their quantiles may then
+/// be up to 0.001 low (docs/api.md allows 0.01), and are exact when the quantile's bin holds a
+/// single value.
 final class MemoryIndex: Sendable {
     let state: ReadWriteLocked<IndexState>
     /// The all-time listing's orders (MemoryIndex+listing.swift).
