@@ -105,7 +105,7 @@ struct DayCountersTests {
         list.append(Int32.max)
         expected.first.append(Int32.max)
         var got: [Int32] = []
-        list.forEach { got.append($0) }
+        list.forEachReference { got.append($0) }
         #expect(got == expected.first + expected.other.map { ~$0 })
         #expect(list.count == got.count)
     }

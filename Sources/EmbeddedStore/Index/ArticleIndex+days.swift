@@ -38,7 +38,7 @@ extension ArticleIndex {
             guard folding, !day.counters.keepsHistograms else { return nil }
             var readers: [ReaderFigures] = []
             readers.reserveCapacity(day.records.count)
-            day.records.forEach { readers.append(figures(ofRecord: $0)) }
+            day.records.forEachReference { readers.append(figures(ofRecord: $0)) }
             return ArticleStatistics.compute(readers: readers, query: query)
         }
     }
@@ -56,7 +56,7 @@ extension ArticleIndex {
             if let tally = day.counters.listingTally(in: days, threshold: threshold) { return tally }
             guard !day.counters.keepsHistograms else { return nil }
             var tally = ListingTally()
-            day.records.forEach { tally.add(figures(ofRecord: $0), threshold: threshold) }
+            day.records.forEachReference { tally.add(figures(ofRecord: $0), threshold: threshold) }
             return tally
         }
     }

@@ -78,7 +78,7 @@ struct DayCounters: Sendable {
     private mutating func startHistograms(at position: Int, in article: ArticleIndex) {
         let listed = days[position].records
         days[position].counters.histograms = DepthHistograms { body in
-            listed.forEach { body(article.figures(ofRecord: $0)) }
+            listed.forEachReference { body(article.figures(ofRecord: $0)) }
         }
         days[position].records = RecordList()
     }

@@ -43,7 +43,7 @@ struct RecordList: Sendable, Equatable {
 
     /// Calls `body` with every reference: the first-day records', then the others', each in
     /// increasing order.
-    func forEach(_ body: (Int32) -> Void) {
+    func forEachReference(_ body: (Int32) -> Void) {
         Self.decode(firstDays) { body($0) }
         Self.decode(otherDays) { body(~$0) }
     }
