@@ -7,14 +7,16 @@ import Foundation
 //     .build/release/store-bench all
 
 let usage = """
-    usage: store-bench decode | index [PAIRS] | segments [PAIRS] | footprint [PAIRS,…] | all [PAIRS]
+    usage: store-bench decode | index [PAIRS] | days [PAIRS] | segments [PAIRS] | footprint [PAIRS,…] | all [PAIRS]
       decode      ns an event to decode and validate ingest bodies: one event, 1000 as JSON, 1000 as NDJSON
       index       memory a pair, and stats of one article of PAIRS readers against one of 1000 (default 1000000)
+      days        one-day ranges cold (stats, listing) at one article of PAIRS readers over 30 days
+                  (default 1000000)
       segments    stats by device against unfiltered, segments by device, and source queries, at one
                   article of PAIRS readers (default 1000000)
       footprint   apply, memory, checkpoint encoding and restore speed on a production-shaped load of
                   PAIRS (article, reader) pairs (comma-separated counts; default 1000000)
-      all         all four, index, segments and footprint at PAIRS
+      all         all five, index, days, segments and footprint at PAIRS
 
     """
 
@@ -38,6 +40,8 @@ case "decode" where arguments.count == 1:
     DecodeBench.run()
 case "index" where counts.count == 1:
     IndexScaleBench.run(pairs: counts[0])
+case "days" where counts.count == 1:
+    DayRangeBench.run(pairs: counts[0])
 case "segments" where counts.count == 1:
     SegmentsBench.run(pairs: counts[0])
 case "footprint":
@@ -45,6 +49,7 @@ case "footprint":
 case "all" where counts.count == 1:
     DecodeBench.run()
     IndexScaleBench.run(pairs: counts[0])
+    DayRangeBench.run(pairs: counts[0])
     SegmentsBench.run(pairs: counts[0])
     FootprintBench.run(pairs: counts[0])
 default:

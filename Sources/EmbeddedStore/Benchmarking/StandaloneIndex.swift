@@ -32,6 +32,23 @@ package final class StandaloneIndex: Sendable {
         index.listing(query)
     }
 
+    /// The days `article` keeps counters for, those of them with histograms, and the bytes
+    /// the counters take (see ``DayCounters``).
+    package func dayCounters(of article: String) -> (days: Int, withHistograms: Int, bytes: Int) {
+        index.state.read { state in
+            guard let days = state.article(named: article)?.dayCounters else { return (0, 0, 0) }
+            return (
+                days.days.count, days.days.filter(\.counters.keepsHistograms).count, days.footprint
+            )
+        }
+    }
+
+    /// Counts `article`'s day counters anew, as a restore does; returns the days counted.
+    package func recountDayCounters(of article: String) -> Int {
+        guard let article = index.state.read({ $0.article(named: article) }) else { return 0 }
+        return DayCounters(article).days.count
+    }
+
     /// Every article encoded whole, as a checkpoint saves it.
     package func encodedArticles() -> [[UInt8]] {
         index.articleVersions().compactMap { index.encodeArticle($0.article)?.bytes }

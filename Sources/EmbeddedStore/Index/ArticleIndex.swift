@@ -26,6 +26,9 @@ struct ArticleIndex: Sendable {
     /// The all-time counters of each device class's reader-days, once the article has more than
     /// ``DeviceCounters/minimumReaders`` readers.
     private(set) var deviceCounters: DeviceCounters?
+    /// The counters of each UTC day's reader-day records, once the article has more than
+    /// ``DeviceCounters/minimumReaders`` readers: a range of one day answers from them.
+    private(set) var dayCounters: DayCounters?
     /// The latest section map and the attention by day, kept by article (restored beside the
     /// snapshot, see ``Checkpointer``).
     var sections = ArticleSections()
@@ -59,20 +62,25 @@ struct ArticleIndex: Sendable {
             ? nil : figuresByDevice(of: slot)
         // The day's class before and after, read only when counters by class need it.
         var dayDevice: (was: DeviceClass?, now: DeviceClass) = (nil, .other)
+        // The day record's change, for the day's counters: a new record, or the figures it held.
+        var dayRecord: (new: Int32?, held: ReaderFigures?) = (nil, nil)
         if isNew {
             before = nil
             firstDays.append(day: day, figures, segment: segment)
             dayDevice = (nil, segment.device)
+            dayRecord.new = slot
         } else {
             let (allTime, record) = walk(slot, lookingFor: day)
             before = allTime
             after.fold(allTime)
             switch record {
             case .first(let index, let held):
+                dayRecord.held = held
                 if tracksDevices { dayDevice.was = firstDays.segments[index].device }
                 firstDays.fold(figures, into: held, at: index, segment: segment)
                 if tracksDevices { dayDevice.now = firstDays.segments[index].device }
             case .other(let index, let held):
+                dayRecord.held = held
                 if tracksDevices { dayDevice.was = otherDays.segments[index].device }
                 otherDays.fold(figures, into: held, at: index, segment: segment)
                 if tracksDevices { dayDevice.now = otherDays.segments[index].device }
@@ -83,8 +91,10 @@ struct ArticleIndex: Sendable {
                 otherHeads[slot] = index
                 firstDays.markOtherDays(at: Int(slot))
                 dayDevice = (nil, segment.device)
+                dayRecord.new = ~index
             }
         }
+        foldDayCounters(day: day, figures, record: dayRecord, isNew: isNew)
         if counters.move(from: before, to: after) {
             counters.histograms = DepthHistograms { body in forEachReader(in: .allTime) { body($1) } }
         }
@@ -114,6 +124,28 @@ struct ArticleIndex: Sendable {
     mutating func foldSections(_ event: EventRecord) {
         guard let parts = event.parts, parts.sections != nil || parts.attention != nil else { return }
         if sections.fold(event) { version &+= 1 }
+    }
+
+    /// Moves the day's counters by the record of `day` that `figures` just changed: `record.new`
+    /// when it is new, else the figures it held; or starts them, when the article has just
+    /// passed ``DeviceCounters/minimumReaders`` readers.
+    private mutating func foldDayCounters(
+        day: Int32, _ figures: ReaderFigures, record: (new: Int32?, held: ReaderFigures?), isNew: Bool
+    ) {
+        guard dayCounters != nil else {
+            if isNew && names.count == DeviceCounters.minimumReaders + 1 { dayCounters = DayCounters(self) }
+            return
+        }
+        if let held = record.held {
+            let after = held.folded(figures)
+            dayCounters!.move(day: day, from: held, to: after)
+        } else if let new = record.new, dayCounters!.add(new, day: day, figures) {
+            // Out of the article while the day reads its records, so that they stay uniquely held.
+            var days = dayCounters!
+            dayCounters = nil
+            days.startHistograms(of: day, in: self)
+            dayCounters = days
+        }
     }
 
     /// Starts bringing in what folding the reader of `readerHash` reads first; see
@@ -186,7 +218,8 @@ struct ArticleIndex: Sendable {
     /// Bytes held, counting capacity (the histograms' fixed 24 KiB included).
     var footprint: Int {
         let histogramBytes = counters.histograms == nil ? 0 : 2 * DepthHistogram.binCount * 12
-        return sections.footprint + (deviceCounters?.footprint ?? 0) + names.footprint + firstDays.footprint
+        return sections.footprint + (deviceCounters?.footprint ?? 0) + (dayCounters?.footprint ?? 0)
+            + names.footprint + firstDays.footprint
             + otherDays.footprint
             + otherNext.footprint
             + otherHeads.capacity * 8 + histogramBytes
@@ -211,7 +244,10 @@ extension ArticleIndex {
         self.otherNext = otherNext
         self.otherHeads = otherHeads
         counters = recounted(lowest: lowest)
-        if names.count > DeviceCounters.minimumReaders { deviceCounters = DeviceCounters(self) }
+        if names.count > DeviceCounters.minimumReaders {
+            deviceCounters = DeviceCounters(self)
+            dayCounters = DayCounters(self)
+        }
     }
 
     /// The counters of the records, from each reader's all-time figures.

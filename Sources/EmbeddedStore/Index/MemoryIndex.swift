@@ -18,8 +18,10 @@ import Synchronization
 ///
 /// Figures over a date range are exact, from per-day records. All-time statistics with no
 /// engaged minimum and a threshold with at most three decimals come from per-article totals
-/// and 1/1000 histograms, without visiting readers; their quantiles may then be up to 0.001
-/// low (docs/api.md allows 0.01), and are exact when the quantile's bin holds a single value.
+/// and 1/1000 histograms, without visiting readers — and so do those over a range that holds
+/// one day of a large article, from that day's (see ``DayCounters``); their quantiles may then
+/// be up to 0.001 low (docs/api.md allows 0.01), and are exact when the quantile's bin holds a
+/// single value.
 final class MemoryIndex: Sendable {
     let state: ReadWriteLocked<IndexState>
     /// The listing's orders (MemoryIndex+listing.swift).
@@ -78,7 +80,7 @@ final class MemoryIndex: Sendable {
     }
 
     /// How the statistics `query` asks for are had: answered already from counters (see
-    /// ``ArticleCounters/statistics(answering:)``: in microseconds under the lock, whatever the
+    /// ``ArticleIndex/countedStatistics(_:)``: in microseconds under the lock, whatever the
     /// article's size), or by
     /// folding a snapshot of the article's readers, which the caller does outside the lock
     /// (see ``StatisticsWork/fold(_:)``).
@@ -91,7 +93,7 @@ final class MemoryIndex: Sendable {
             let match = state.match(query.segment)
             let answered =
                 match.isAll
-                ? index.counters.statistics(answering: query)
+                ? index.countedStatistics(query)
                 : index.statisticsFromCounters(query, matching: match)
             if let answered { return .answered(answered) }
             return .fold(index, match)

@@ -68,7 +68,13 @@ package struct ArticleCounters: Sendable, Equatable {
             seenSum.add(after.maxSeenDepth)
             histograms?.seenDepth.insert(after.maxSeenDepth)
         }
-        return readers > Self.histogramMinimumReaders && histograms == nil
+        return readers > Self.histogramMinimumReaders && !keepsHistograms
+    }
+
+    /// Whether ``histograms`` are kept. Matching the case reads no payload, where
+    /// `histograms == nil` copies the four arrays (a retain and a release each) on every move.
+    package var keepsHistograms: Bool {
+        if case .some = histograms { true } else { false }
     }
 
     /// Takes a reader out with its all-time `figures` (erasure, retention). The first and last
