@@ -10,6 +10,9 @@ extension EmbeddedStore {
         /// How many distinct sources the store keeps (docs/api.md, "Segments": 10,000) — a test
         /// hook to reach the bound with fewer.
         package var sourceBound = SourceTable.defaultBound
+        /// Readers past which an article keeps counters by day (``DayCounters``, 65,536) — a
+        /// test hook to reach it with fewer.
+        package var dayCountersFrom = DayCounters.minimumReaders
         /// How long a connection waits for a lock held by another (a checkpoint, another process).
         public var busyTimeoutMs: Int32
         /// How long an event id is remembered at least (24 hours, docs/api.md), and half of how

@@ -52,7 +52,7 @@ public final class EmbeddedStore: ProgressStore {
         self.path = path
         self.options = options
         self.isInMemory = path == ":memory:"
-        index = MemoryIndex(sourceBound: options.sourceBound)
+        index = MemoryIndex(sourceBound: options.sourceBound, dayCountersFrom: options.dayCountersFrom)
         let (stateName, plainPath) = try Self.filenames(for: path)
         lockFile = try plainPath.map(LockFile.init)
 

@@ -12,10 +12,11 @@ struct DayCountersTests {
     static let busy: Int32 = 20_000
     static let quiet: Int32 = 20_001
 
-    /// An article just past ``DeviceCounters/minimumReaders`` readers: most on the busy day, 3,000
+    /// An index keeping counters by day past ``DeviceCounters/minimumReaders`` readers (not
+    /// ``DayCounters/minimumReaders``, to keep the test small), and an article just past it: most on the busy day, 3,000
     /// of them on the quiet day too.
     static func index() -> MemoryIndex {
-        let index = MemoryIndex()
+        let index = MemoryIndex(dayCountersFrom: DeviceCounters.minimumReaders)
         let readers = DeviceCounters.minimumReaders + 1
         index.apply(
             (0..<readers).flatMap { reader in
@@ -73,7 +74,7 @@ struct DayCountersTests {
     func restored() throws {
         let index = Self.index()
         let encoded = try #require(index.encodeArticle("/c"))
-        let restored = MemoryIndex()
+        let restored = MemoryIndex(dayCountersFrom: DeviceCounters.minimumReaders)
         try encoded.bytes.withUnsafeBytes { try restored.restoreArticle($0) }
         let before = try #require(index.state.read { $0.article(named: "/c") }?.dayCounters)
         let after = try #require(restored.state.read { $0.article(named: "/c") }?.dayCounters)

@@ -22,12 +22,17 @@ struct StoreFactory: Sendable, CustomTestStringConvertible {
     /// Those that keep their data across a close and an open.
     static var lasting: [StoreFactory] { all.filter(\.keepsData) }
 
-    static let embeddedFile = StoreFactory(name: "embedded, file", keepsData: true) {
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("StoreConformance-\(UUID().uuidString)", isDirectory: true)
-        let path = folder.appendingPathComponent("store.sqlite3").path
-        return StorePlace(open: { try EmbeddedStore.open(path: path) }) {
-            try? FileManager.default.removeItem(at: folder)
+    static let embeddedFile = embeddedFile(EmbeddedStore.Options())
+
+    /// The embedded store in a file, opened with `options`.
+    static func embeddedFile(_ options: EmbeddedStore.Options) -> StoreFactory {
+        StoreFactory(name: "embedded, file", keepsData: true) {
+            let folder = FileManager.default.temporaryDirectory
+                .appendingPathComponent("StoreConformance-\(UUID().uuidString)", isDirectory: true)
+            let path = folder.appendingPathComponent("store.sqlite3").path
+            return StorePlace(open: { try EmbeddedStore.open(path: path, options: options) }) {
+                try? FileManager.default.removeItem(at: folder)
+            }
         }
     }
 
@@ -58,8 +63,13 @@ struct StoreFactory: Sendable, CustomTestStringConvertible {
         return String(uri[..<slash.upperBound]) + database + query
     }
 
-    static let embeddedMemory = StoreFactory(name: "embedded, memory:", keepsData: false) {
-        StorePlace(open: { try EmbeddedStore.open(path: ":memory:") }) {}
+    static let embeddedMemory = embeddedMemory(EmbeddedStore.Options())
+
+    /// The embedded store in memory, opened with `options`.
+    static func embeddedMemory(_ options: EmbeddedStore.Options) -> StoreFactory {
+        StoreFactory(name: "embedded, memory:", keepsData: false) {
+            StorePlace(open: { try EmbeddedStore.open(path: ":memory:", options: options) }) {}
+        }
     }
 }
 

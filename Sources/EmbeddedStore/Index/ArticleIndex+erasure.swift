@@ -26,7 +26,7 @@ extension ArticleIndex {
     /// moves past this one's, as every change does. The section map and attention stay: they
     /// are kept by article and day, not by reader.
     func keeping(_ keep: (_ slot: Int32, _ day: Int32) -> Bool) -> (article: ArticleIndex, dropped: Int) {
-        var kept = ArticleIndex(name: name, version: version &+ 1)
+        var kept = ArticleIndex(name: name, version: version &+ 1, dayCountersFrom: dayCountersFrom)
         kept.sections = sections
         var dropped = 0
         forEachRecord { slot, day, figures, segment in

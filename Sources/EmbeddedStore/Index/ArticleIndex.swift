@@ -27,8 +27,11 @@ struct ArticleIndex: Sendable {
     /// ``DeviceCounters/minimumReaders`` readers.
     private(set) var deviceCounters: DeviceCounters?
     /// The counters of each UTC day's reader-day records, once the article has more than
-    /// ``DeviceCounters/minimumReaders`` readers: a range of one day answers from them.
+    /// ``dayCountersFrom`` readers: a range of one day answers from them.
     private(set) var dayCounters: DayCounters?
+    /// Readers past which the article keeps ``dayCounters`` (``DayCounters/minimumReaders``
+    /// unless the store's options say otherwise).
+    private(set) var dayCountersFrom: Int
     /// The latest section map and the attention by day, kept by article (restored beside the
     /// snapshot, see ``Checkpointer``).
     var sections = ArticleSections()
@@ -37,9 +40,18 @@ struct ArticleIndex: Sendable {
 
     /// An article without readers. Its versions start after `version`, so that an answer kept
     /// for an erased article of the same name never passes for one of this one.
-    init(name: String, version: UInt64 = 0) {
+    init(name: String, version: UInt64 = 0, dayCountersFrom: Int = DayCounters.minimumReaders) {
         self.name = name
         self.version = version
+        self.dayCountersFrom = dayCountersFrom
+    }
+
+    /// Keeps counters by day past `minimum` readers from now on: starts or drops them as the
+    /// article's size says.
+    mutating func countDays(past minimum: Int) {
+        guard minimum != dayCountersFrom else { return }
+        dayCountersFrom = minimum
+        dayCounters = names.count > minimum ? DayCounters(self) : nil
     }
 
     var readerCount: Int { names.count }
@@ -128,12 +140,12 @@ struct ArticleIndex: Sendable {
 
     /// Moves the day's counters by the record of `day` that `figures` just changed: `record.new`
     /// when it is new, else the figures it held; or starts them, when the article has just
-    /// passed ``DeviceCounters/minimumReaders`` readers.
+    /// passed ``dayCountersFrom`` readers.
     private mutating func foldDayCounters(
         day: Int32, _ figures: ReaderFigures, record: (new: Int32?, held: ReaderFigures?), isNew: Bool
     ) {
         guard dayCounters != nil else {
-            if isNew && names.count == DeviceCounters.minimumReaders + 1 { dayCounters = DayCounters(self) }
+            if isNew && names.count == dayCountersFrom + 1 { dayCounters = DayCounters(self) }
             return
         }
         if let held = record.held {
@@ -243,11 +255,10 @@ extension ArticleIndex {
         self.otherDays = otherDays
         self.otherNext = otherNext
         self.otherHeads = otherHeads
+        dayCountersFrom = DayCounters.minimumReaders
         counters = recounted(lowest: lowest)
-        if names.count > DeviceCounters.minimumReaders {
-            deviceCounters = DeviceCounters(self)
-            dayCounters = DayCounters(self)
-        }
+        if names.count > DeviceCounters.minimumReaders { deviceCounters = DeviceCounters(self) }
+        if names.count > dayCountersFrom { dayCounters = DayCounters(self) }
     }
 
     /// The counters of the records, from each reader's all-time figures.

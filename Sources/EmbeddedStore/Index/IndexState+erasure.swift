@@ -22,7 +22,10 @@ extension IndexState {
     mutating func erase(article name: String) -> ErasureCount {
         guard let slot = slots[ExactKey(name)] else { return .nothing }
         let dropped = articles[Int(slot)].recordCount
-        replace(slot, with: ArticleIndex(name: name, version: articles[Int(slot)].version &+ 1))
+        replace(
+            slot,
+            with: ArticleIndex(
+                name: name, version: articles[Int(slot)].version &+ 1, dayCountersFrom: dayCountersFrom))
         return ErasureCount(articles: 1, readerDays: dropped)
     }
 

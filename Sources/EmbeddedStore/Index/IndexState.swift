@@ -29,9 +29,13 @@ struct IndexState {
     /// The last source interned and its id: a reader's events mostly repeat one.
     private var lastSource: (name: String, id: UInt16)?
 
+    /// Readers past which an article keeps counters by day (see ``DayCounters``).
+    let dayCountersFrom: Int
+
     /// An empty index's state, keeping `sources`.
-    init(sources: SourceTable = SourceTable()) {
+    init(sources: SourceTable = SourceTable(), dayCountersFrom: Int = DayCounters.minimumReaders) {
         self.sources = sources
+        self.dayCountersFrom = dayCountersFrom
     }
 
     func article(named name: String) -> ArticleIndex? {
@@ -127,7 +131,7 @@ struct IndexState {
         } else {
             slot = Int32(articles.count)
             slots[ExactKey(name)] = slot
-            articles.append(ArticleIndex(name: name, version: versionFloor))
+            articles.append(ArticleIndex(name: name, version: versionFloor, dayCountersFrom: dayCountersFrom))
             changes.addSlot()
         }
         lastSlot = slot
@@ -167,7 +171,8 @@ struct IndexState {
     /// Adds whole articles; the caller has checked that none is held yet.
     mutating func insert(_ inserted: [ArticleIndex]) {
         articles.reserveCapacity(articles.count + inserted.count)
-        for article in inserted {
+        for var article in inserted {
+            article.countDays(past: dayCountersFrom)
             let slot = Int32(articles.count)
             slots[ExactKey(article.name)] = slot
             articles.append(article)

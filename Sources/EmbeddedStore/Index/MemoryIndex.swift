@@ -27,9 +27,11 @@ final class MemoryIndex: Sendable {
     /// The listing's orders (MemoryIndex+listing.swift).
     let listingBook = Mutex(ListingBook())
 
-    /// An empty index, which keeps at most `sourceBound` sources (see ``SourceTable``).
-    init(sourceBound: Int = SourceTable.defaultBound) {
-        state = ReadWriteLocked(IndexState(sources: SourceTable(bound: sourceBound)))
+    /// An empty index, which keeps at most `sourceBound` sources (see ``SourceTable``) and
+    /// counters by day for articles past `dayCountersFrom` readers (see ``DayCounters``).
+    init(sourceBound: Int = SourceTable.defaultBound, dayCountersFrom: Int = DayCounters.minimumReaders) {
+        state = ReadWriteLocked(
+            IndexState(sources: SourceTable(bound: sourceBound), dayCountersFrom: dayCountersFrom))
     }
 
     /// Folds events that are already durable and deduplicated (the store's writer thread calls
