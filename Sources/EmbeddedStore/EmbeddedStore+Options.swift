@@ -10,6 +10,10 @@ extension EmbeddedStore {
         /// How many distinct sources the store keeps (docs/api.md, "Segments": 10,000) — a test
         /// hook to reach the bound with fewer.
         package var sourceBound = SourceTable.defaultBound
+        /// The journal that makes a checkpoint due whatever the time (64 MiB), and half of the one
+        /// past which the catch-up thread takes checkpoints over — a test hook to reach both with
+        /// a few events.
+        package var checkpointJournalBytes: Int64 = Checkpointer.replayBoundBytes
         /// How long a connection waits for a lock held by another (a checkpoint, another process).
         public var busyTimeoutMs: Int32
         /// How long an event id is remembered at least (24 hours, docs/api.md), and half of how
