@@ -13,6 +13,10 @@ extension EmbeddedStore {
         /// Readers past which an article keeps counters by day (``DayCounters``, 65,536) — a
         /// test hook to reach it with fewer.
         package var dayCountersFrom = DayCounters.minimumReaders
+        /// The journal that makes a checkpoint due whatever the time (64 MiB), and half of the one
+        /// past which the catch-up thread takes checkpoints over — a test hook to reach both with
+        /// a few events.
+        package var checkpointJournalBytes: Int64 = Checkpointer.replayBoundBytes
         /// How long a connection waits for a lock held by another (a checkpoint, another process).
         public var busyTimeoutMs: Int32
         /// How long an event id is remembered at least (24 hours, docs/api.md), and half of how

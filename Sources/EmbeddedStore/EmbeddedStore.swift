@@ -93,7 +93,7 @@ public final class EmbeddedStore: ProgressStore {
             return journal
         }
         do throws(StoreError) {
-            try checkpointer.restore(into: index)
+            try checkpointer.restore(into: index, filename: isInMemory ? nil : stateName)
         } catch {
             opening.abandon()
             throw error

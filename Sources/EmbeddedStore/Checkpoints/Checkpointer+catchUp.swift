@@ -12,7 +12,7 @@ extension Checkpointer {
             let done = stopping
             condition.unlock()
             if done { return }
-            if journal.sizeBytes >= Self.catchUpBytes { checkpointNoting() }
+            if journal.sizeBytes >= catchUpBytes { checkpointNoting() }
         }
     }
 

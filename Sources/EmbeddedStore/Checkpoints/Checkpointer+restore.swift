@@ -4,45 +4,70 @@ import ProgressStore
 /// What start-up reads back from the database: the saved articles and the saved ids.
 extension Checkpointer {
     /// Loads the saved articles, with their maps and attention, into `index` and remembers
-    /// their versions as saved.
-    func restore(into index: MemoryIndex) throws(StoreError) {
+    /// their versions as saved. `filename`: the database's, as the state connection opened it
+    /// (`nil` in memory), for a second connection that reads the articles in parts meanwhile.
+    func restore(into index: MemoryIndex, filename: String?) throws(StoreError) {
         try restoreSources(into: index)
         parted = try Self.partedNames(in: state)
+        let loading = ArticleLoading(into: index)
+        do throws(StoreError) {
+            try restoreArticles(into: loading, filename: filename)
+            try loading.finish()
+        } catch {
+            loading.abandon()
+            throw error
+        }
+        try restoreSections(into: index)
+    }
+
+    /// Reads the saved articles and hands them to `loading`. Those in parts come first, read
+    /// and decoded on a thread of its own through a connection of its own, so that the small
+    /// ones overlap them: read here in batches of up to 8 MiB of blobs, each decoded on every
+    /// core while the next is read.
+    private func restoreArticles(into loading: ArticleLoading, filename: String?) throws(StoreError) {
+        let names = parted.map(\.string).sorted()
+        if !names.isEmpty {
+            // A database in memory is new at each start: it holds no article to restore.
+            guard let filename else { throw StoreError.corrupt("a database in memory holds saved parts") }
+            let connection = try SQLiteConnection(filename: filename, busyTimeoutMs: options.busyTimeoutMs)
+            loading.run { () throws(StoreError) in
+                defer { connection.close() }
+                for name in names {
+                    if let bytes = try Self.savedSnapshot(name: name, in: connection) {
+                        try loading.insert(bytes)
+                    }
+                }
+            }
+        }
         let rows = try state.cached("SELECT name, data FROM snapshots")
         defer { rows.reset() }
         var batch: [[UInt8]] = []
         var batchBytes = 0
-        // Articles decode on every core at once, a batch of up to 64 MiB of blobs at a time.
-        func restoreBatch() throws(StoreError) {
-            let blobs = batch
-            let decoded = Locked([Result<DecodedArticle, StoreError>?](repeating: nil, count: blobs.count))
-            DispatchQueue.concurrentPerform(iterations: blobs.count) { item in
-                let result = blobs[item].withUnsafeBytes { raw in
-                    Result { () throws(StoreError) in try MemoryIndex.decodeArticle(raw) }
-                }
-                decoded.withLock { $0[item] = result }
-            }
-            var articles: [DecodedArticle] = []
-            for result in decoded.current { articles.append(try result!.get()) }
-            try index.insert(articles)
-            batch.removeAll()
-            batchBytes = 0
-        }
         while try rows.step() {
-            let name = parted.isEmpty ? nil : rows.string(0)
-            let data =
-                if let name, parted.contains(ExactKey(name)) {
-                    try Self.joinedSnapshot(name: name, first: rows.blob(1), in: state)
-                } else {
-                    Array(rows.blob(1))
-                }
+            // Only the name is read of an article in parts: its data stays on the disk.
+            if !parted.isEmpty && parted.contains(ExactKey(rows.string(0))) { continue }
+            let data = Array(rows.blob(1))
             batchBytes += data.count
             batch.append(data)
-            if batchBytes >= 64 << 20 { try restoreBatch() }
+            if batchBytes >= 8 << 20 {
+                try loading.add(batch)
+                batch.removeAll()
+                batchBytes = 0
+            }
         }
-        rows.reset()
-        try restoreBatch()
-        try restoreSections(into: index)
+        if !batch.isEmpty { try loading.add(batch) }
+    }
+
+    /// Article `name`'s snapshot in `connection`, its parts joined, or `nil` when it has no
+    /// first row (parts without one were left by no checkpoint, and are not an article).
+    private static func savedSnapshot(name: String, in connection: SQLiteConnection) throws(StoreError)
+        -> [UInt8]?
+    {
+        let first = try connection.cached("SELECT data FROM snapshots WHERE name = ?1")
+        defer { first.reset() }
+        try first.bind(1, name)
+        guard try first.step() else { return nil }
+        return try joinedSnapshot(name: name, first: first.blob(0), in: connection)
     }
 
     /// Gives `index` the saved sources (before any article that names them).

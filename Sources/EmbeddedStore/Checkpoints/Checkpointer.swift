@@ -54,11 +54,12 @@ final class Checkpointer: @unchecked Sendable {
     private var lastUpkeepMs: Int64 = 0
     /// The journal that makes a checkpoint due whatever the time: about a million events, which
     /// a restart replays in about a second (docs/performance.md, "Restart at 10 million pairs").
+    /// The default of ``Options/checkpointJournalBytes``, which tests lower.
     static let replayBoundBytes: Int64 = 64 << 20
     /// The journal past which checkpoints run on the catch-up thread, at the priority of the
     /// threads that answer: a burst into a very large article outruns a nice-10 thread, and
     /// what it has not saved a restart replays.
-    static let catchUpBytes: Int64 = 2 * replayBoundBytes
+    var catchUpBytes: Int64 { 2 * options.checkpointJournalBytes }
     /// How often ``upkeep`` runs.
     static let upkeepIntervalMs: Int64 = 3_600_000
     // `condition` guards `stopping`.
@@ -281,7 +282,7 @@ final class Checkpointer: @unchecked Sendable {
         let lastMs = checkpointLock.withLock { lastCheckpointMs }
         // Past ``catchUpBytes`` the catch-up thread has it.
         let size = journal.sizeBytes
-        if size >= Self.replayBoundBytes { return size < Self.catchUpBytes }
+        if size >= options.checkpointJournalBytes { return size < catchUpBytes }
         return journal.upcomingSeq - 1 > foldedSeq && options.clock() - lastMs >= options.checkpointIntervalMs
     }
 }

@@ -34,8 +34,14 @@ struct DeviceCounters: Sendable {
 
     /// Adds a reader new to class `number`.
     private mutating func add(_ figures: ReaderFigures, to number: Int) {
-        if classes[number].histograms == nil { classes[number].histograms = DepthHistograms() }
-        classes[number].move(from: nil, to: figures)
+        Self.add(figures, to: &classes[number])
+    }
+
+    /// In place: `classes[number].histograms == nil` copied the class's counters, histograms and
+    /// all, for every reader counted (see ``ArticleCounters/move(from:to:)``).
+    private static func add(_ figures: ReaderFigures, to counters: inout ArticleCounters) {
+        if case .none = counters.histograms { counters.histograms = DepthHistograms() }
+        counters.move(from: nil, to: figures)
     }
 
     /// Readers with a day of `device`.
