@@ -6,7 +6,8 @@ import Testing
 @testable import PostgresStore
 
 /// What a range of one day costs on one article of many readers (docs/performance.md): the day
-/// rows made in SQL, the counters from them as the folder would keep them, then the statistics
+/// rows made in SQL, the counters from them as the folder would keep them (all time, segments
+/// and days, the last timed), then the statistics
 /// and the listing line over one day timed, the first (cold) run and the median of five. A
 /// measurement more than a check, so it runs only when `READING_PROGRESS_DAYS_SCALE` names the
 /// number of readers:
@@ -42,7 +43,12 @@ struct PostgresDaysScaleTests {
         }
         try Folding.save(["/big": counters], on: connection)
         try Segmenting.countSegments(of: ["/big"], on: connection)
+        // What the fold that takes an article past the bound does, once.
+        let started = Date()
         try DayCounting.count(["/big"], on: connection)
+        print(
+            "one day at \(readers) readers: counting the days from the rows: "
+                + "\(String(format: "%.0f", Date().timeIntervalSince(started) * 1000)) ms")
     }
 
     /// The first (cold) run of `body` and the median of five, in ms.
