@@ -38,16 +38,17 @@ extension ListingRanges {
             """
         // The articles with counters by day of which the range holds one, with that day's line:
         // readers, events, counted and their progress from the counters, completed from the
-        // progress histogram's bins (``ArticleCounters/sparseBins(_:)``) from edge `$8` up.
+        // progress histogram's bins (``ArticleCounters/sparseBins(_:)``) from edge `$8` up. The
+        // bins are copied out once (`|| ''`, not flattened away: `OFFSET 0`), as each `get_byte`
+        // of the stored value would decompress it again: 1.2 ms a day of 1,001 bins, not 20.
         let oneDay = """
             one_day AS (
                 SELECT a.article, a.readers, a.events, a.readers - a.unscrollable AS counted,
-                    (SELECT coalesce(sum(get_byte(a.progress_bins, i + 2)::int8
-                            + (get_byte(a.progress_bins, i + 3)::int8 << 8)
-                            + (get_byte(a.progress_bins, i + 4)::int8 << 16)
-                            + (get_byte(a.progress_bins, i + 5)::int8 << 24)), 0)
-                        FROM generate_series(0, length(a.progress_bins) - 6, 6) AS i
-                        WHERE get_byte(a.progress_bins, i) + (get_byte(a.progress_bins, i + 1) << 8) >= $8::int4
+                    (SELECT coalesce(sum(get_byte(v.b, i + 2)::int8 + (get_byte(v.b, i + 3)::int8 << 8)
+                            + (get_byte(v.b, i + 4)::int8 << 16) + (get_byte(v.b, i + 5)::int8 << 24)), 0)
+                        FROM (SELECT a.progress_bins || ''::bytea AS b OFFSET 0) AS v,
+                            generate_series(0, length(v.b) - 6, 6) AS i
+                        WHERE get_byte(v.b, i) + (get_byte(v.b, i + 1) << 8) >= $8::int4
                     )::int8 AS completed,
                     a.progress_units AS units, a.last_ms
                 FROM rp_article_days AS a
