@@ -1,9 +1,9 @@
 import ProgressStore
 
 /// Folding the log into the tables: `rp_log`'s rows, oldest first, into `rp_reader_days`,
-/// `rp_articles`, `rp_article_segments`, `rp_sources`, `rp_sections` and `rp_attention`, then out of the log — in one transaction
-/// that holds `rp_fold`'s row, so that folds, erasures and retention happen one at a time, in
-/// order, whichever node runs them.
+/// `rp_articles`, `rp_article_segments`, `rp_article_days`, `rp_sources`, `rp_sections` and
+/// `rp_attention`, then out of the log — in one transaction that holds `rp_fold`'s row, so that
+/// folds, erasures and retention happen one at a time, in order, whichever node runs them.
 enum Folding {
     struct DayKey: Hashable {
         var article: String
