@@ -72,7 +72,7 @@ struct PostgresDaysScaleTests {
             try PostgresSchema.migrate(connection)
             try make(connection)
         }
-        let store = try PostgresStore.open(uri: uri)
+        var store = try PostgresStore.open(uri: uri)
         defer { store.close() }
         let day = firstDay + 3
         let oneDay = DayRange(from: day, to: day)
@@ -108,6 +108,35 @@ struct PostgresDaysScaleTests {
                     _ = try store.listing(listing)
                 }
             ))
+        // What the counters by day cost the fold: batches of 1,000 events of the article on the
+        // day, half by its readers, folded and read back, with and (the table emptied, a store
+        // that never counts days) without them.
+        func folds(_ label: String) throws -> (first: Double, median: Double) {
+            try time {
+                event += 1
+                let batch = (0..<1_000).map { (i: Int) -> EventRecord in
+                    // Readers of the day are those with i % 7 == 3.
+                    let known: Int = 7 * (event * 500 + i) + 3
+                    let reader = i % 2 == 0 ? "reader-\(known)" : "\(label)-\(event)-\(i)"
+                    return EventRecord(
+                        article: "/big", reader: reader, timeMs: Int64(day) * dayMs + Int64(i),
+                        progress: Double(i) / 1000, seenDepth: 0.7, scrollable: true, engagedMs: 100)
+                }
+                #expect(try store.append(batch).counted == batch.count)
+                _ = try store.statistics(StatisticsQuery(article: "/big", threshold: 0.9))
+            }
+        }
+        figures.append(("a batch of 1,000 events folded, with counters by day", try folds("with")))
+        store.close()
+        do {
+            let connection = try PGConnection(uri: uri, connectNow: true)
+            defer { connection.close() }
+            try connection.execute("DELETE FROM rp_article_days")
+        }
+        var never = PostgresStore.Options()
+        never.dayCountersFrom = .max
+        store = try PostgresStore.open(uri: uri, options: never)
+        figures.append(("a batch of 1,000 events folded, without", try folds("without")))
         for (name, figure) in figures {
             print(
                 "one day at \(readers) readers: \(name): first \(String(format: "%.1f", figure.first)) ms, "
