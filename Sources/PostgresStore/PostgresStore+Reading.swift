@@ -70,14 +70,17 @@ extension PostgresStore {
                 guard rows.rowCount == 1 else { return nil }
                 // Counters answer large articles in one row whatever their size, and a range of
                 // one of their days from that day's; small ones are folded, exactly.
-                if let answered = try ArticleCounters(rows, row: 0, from: 0).statistics(answering: query) {
-                    return answered
-                }
-                switch try DayCounting.span(of: query.article, in: query.days, on: connection) {
-                case .noDay: return ArticleStatistics.compute(readers: [ReaderFigures](), query: query)
-                case .oneDay(let day):
-                    if let answered = day.statistics(answering: query) { return answered }
-                case nil: break
+                let counters = try ArticleCounters(rows, row: 0, from: 0)
+                if let answered = counters.statistics(answering: query) { return answered }
+                // A day of an article of 512 readers or fewer has too few for its counters to
+                // answer: the fold is as quick as looking.
+                if counters.readers > ArticleCounters.histogramMinimumReaders {
+                    switch try DayCounting.span(of: query.article, in: query.days, on: connection) {
+                    case .noDay: return ArticleStatistics.compute(readers: [ReaderFigures](), query: query)
+                    case .oneDay(let day):
+                        if let answered = day.statistics(answering: query) { return answered }
+                    case nil: break
+                    }
                 }
                 let readers = try Self.readers(of: query.article, in: query.days, on: connection) ?? []
                 return ArticleStatistics.compute(readers: readers, query: query)
