@@ -19,6 +19,7 @@ enum Erasing {
             days += Int(try rows.int64(row, 8))
         }
         let segments = try segmentsLeft(by: reader, of: Set(aggregates.keys), on: connection)
+        var dayCounters = try DayCounting.left(by: reader, of: Set(aggregates.keys), on: connection)
         try connection.execute("DELETE FROM rp_reader_days WHERE reader = $1", [.text(reader)])
         try connection.execute("DELETE FROM rp_ids WHERE reader = $1", [.text(reader)])
         try recountTimes(&aggregates, on: connection)
@@ -27,6 +28,8 @@ enum Erasing {
             try Segmenting.recountTimes(of: segments!.touched, in: &counters, on: connection)
             try Segmenting.save(counters, on: connection)
         }
+        try DayCounting.recountTimes(of: &dayCounters, on: connection)
+        try DayCounting.save(dayCounters, on: connection)
         return ErasureCount(articles: rows.rowCount, readerDays: days)
     }
 
@@ -40,16 +43,18 @@ enum Erasing {
         try connection.execute("DELETE FROM rp_sections WHERE article = $1", [.text(article)])
         try connection.execute("DELETE FROM rp_attention WHERE article = $1", [.text(article)])
         try connection.execute("DELETE FROM rp_article_segments WHERE article = $1", [.text(article)])
+        try connection.execute("DELETE FROM rp_article_days WHERE article = $1", [.text(article)])
         let articles = Int(try deleted.int64(0, 0))
         if articles > 0 { try ListingRanges.forget([article], on: connection) }
         return ErasureCount(articles: articles, readerDays: Int(rows.affectedRows))
     }
 
     /// Takes out every record of a UTC day before `day`, recounting the articles that had one
-    /// (and their segments' counters, where kept); an article left without readers loses
-    /// its section map too.
+    /// (and their segments' counters, where kept; the days kept are counted apart, so only the
+    /// days dropped lose theirs); an article left without readers loses its section map too.
     static func dropDays(before day: Int32, on connection: PGConnection) throws(StoreError) {
         try connection.execute("DELETE FROM rp_attention WHERE day < $1", [.int(Int64(day))])
+        try connection.execute("DELETE FROM rp_article_days WHERE day < $1", [.int(Int64(day))])
         let affected = try connection.execute(
             "SELECT DISTINCT article FROM rp_reader_days WHERE day < $1", [.int(Int64(day))])
         let articles = (0..<affected.rowCount).map { affected.string($0, 0) }

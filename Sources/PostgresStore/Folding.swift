@@ -1,9 +1,9 @@
 import ProgressStore
 
 /// Folding the log into the tables: `rp_log`'s rows, oldest first, into `rp_reader_days`,
-/// `rp_articles`, `rp_article_segments`, `rp_sources`, `rp_sections` and `rp_attention`, then out of the log — in one transaction
-/// that holds `rp_fold`'s row, so that folds, erasures and retention happen one at a time, in
-/// order, whichever node runs them.
+/// `rp_articles`, `rp_article_segments`, `rp_article_days`, `rp_sources`, `rp_sections` and
+/// `rp_attention`, then out of the log — in one transaction that holds `rp_fold`'s row, so that
+/// folds, erasures and retention happen one at a time, in order, whichever node runs them.
 enum Folding {
     struct DayKey: Hashable {
         var article: String
@@ -31,8 +31,11 @@ enum Folding {
     }
 
     /// Folds up to `maxRows` of the log's rows; returns how many. Callers hold `rp_fold`'s row.
+    /// An article past `dayCountersFrom` readers gets counters by day (``DayCounting``).
     @discardableResult
-    static func foldPending(_ connection: PGConnection, maxRows: Int = 200) throws(StoreError) -> Int {
+    static func foldPending(_ connection: PGConnection, maxRows: Int = 200, dayCountersFrom: Int)
+        throws(StoreError) -> Int
+    {
         let rows = try connection.execute(
             "SELECT seq, payload FROM rp_log ORDER BY seq LIMIT $1", [.int(Int64(maxRows))],
             binaryResult: true)
@@ -55,23 +58,24 @@ enum Folding {
                 }
             }
         }
-        try apply(days, sources: sources, on: connection)
+        try apply(days, sources: sources, dayCountersFrom: dayCountersFrom, on: connection)
         try apply(parts, on: connection)
         try connection.execute("DELETE FROM rp_log WHERE seq = ANY($1::int8[])", [.numberArray(seqs)])
         return rows.rowCount
     }
 
     /// Folds everything the log holds now, in batches. Callers hold `rp_fold`'s row.
-    static func foldAll(_ connection: PGConnection) throws(StoreError) {
-        while try foldPending(connection) > 0 {}
+    static func foldAll(_ connection: PGConnection, dayCountersFrom: Int) throws(StoreError) {
+        while try foldPending(connection, dayCountersFrom: dayCountersFrom) > 0 {}
     }
 
     /// Adds `days` to the tables: the readers' day rows with their segments, and each article's
-    /// counters (and its segments' counters, where kept) moved by how each reader's
-    /// all-time figures change. `sources` are the batch's named sources in order of arrival.
-    static func apply(_ days: [DayKey: DayFold], sources: SourceNames, on connection: PGConnection)
-        throws(StoreError)
-    {
+    /// counters (and its segments' and days' counters, where kept) moved by how each reader's
+    /// all-time figures and each day row change. `sources` are the batch's named sources in
+    /// order of arrival.
+    static func apply(
+        _ days: [DayKey: DayFold], sources: SourceNames, dayCountersFrom: Int, on connection: PGConnection
+    ) throws(StoreError) {
         var pairs: [PairKey: ReaderFigures] = [:]
         for (key, fold) in days {
             let pair = PairKey(article: key.article, reader: key.reader)
@@ -86,6 +90,7 @@ enum Folding {
                 from: prior, to: prior.map { $0.folded(batch) } ?? batch)
         }
         let kept = try Segmenting.keepingSegments(of: articles, on: connection)
+        let keptDays = try DayCounting.keeping(of: articles, on: connection)
         let ids = try Segmenting.sourceIDs(for: sources, on: connection)
         let entries = Array(days)
         let segments = entries.map(\.value.segment)
@@ -99,7 +104,7 @@ enum Folding {
                         last_ms, device, device_ms, width_device, width_ms, source, source_ms)),
             old AS (
                 SELECT d.article, d.reader, d.day, \(Segmenting.device("d")) AS device,
-                    \(Segmenting.source("d")) AS source
+                    \(Segmenting.source("d")) AS source, \(DayCounting.figures("d"))
                 FROM rp_reader_days AS d JOIN u ON d.article = u.article AND d.reader = u.reader AND d.day = u.day
                 WHERE d.article = ANY($17::text[])),
             up AS (
@@ -121,7 +126,8 @@ enum Folding {
                     \(Segmenting.earlier("source"))
                 RETURNING d.article, d.reader, d.day, \(Segmenting.device("d")) AS device,
                     \(Segmenting.source("d")) AS source)
-            SELECT up.article, up.reader, up.day, old.device, old.source, up.device, up.source
+            SELECT up.article, up.reader, up.day, old.device, old.source, up.device, up.source,
+                \(DayCounting.figures("old"))
             FROM up LEFT JOIN old ON old.article = up.article AND old.reader = up.reader AND old.day = up.day
             WHERE up.article = ANY($17::text[])
             """,
@@ -139,13 +145,18 @@ enum Folding {
                 .numberArray(segments.map { Segmenting.code($0.widthDevice) }),
                 .numberArray(segments.map(\.widthMs)),
                 .numberArray(segments.map { $0.source.map { ids[$0] ?? Segmenting.otherID } ?? -1 }),
-                .numberArray(segments.map(\.sourceMs)), .textArray(kept),
+                .numberArray(segments.map(\.sourceMs)), .textArray(kept.union(keptDays)),
             ])
         try save(aggregates, on: connection)
         try Segmenting.moveCounters(of: kept, days: days, changes: changes, before: before, on: connection)
+        try DayCounting.move(of: keptDays, days: days, changes: changes, before: 7, on: connection)
         let due = aggregates.filter { $0.value.readers > ArticleCounters.histogramMinimumReaders }.keys
             .filter { !kept.contains($0) }
         try Segmenting.countSegments(of: Set(due), on: connection)
+        let dueDays = aggregates.filter { $0.value.readers > dayCountersFrom }.keys.filter {
+            !keptDays.contains($0)
+        }
+        try DayCounting.count(Set(dueDays), on: connection)
     }
 
     /// Each pair's all-time figures over the days the table holds, by the days' segments

@@ -209,6 +209,7 @@ enum ListingRanges {
             var parameters: [PGValue] = [
                 .int(id), .int(key.from), .int(key.to), .double(key.threshold), .int(DepthSum.unitsPerDepth),
                 .int(since), usedMs.map { .int($0) } ?? .null,
+                DepthHistogram.edge(of: key.threshold).map { .int(Int64($0)) } ?? .null,
             ]
             if since >= 0 {
                 // The days a moved range gained or lost: the articles with a day there change.

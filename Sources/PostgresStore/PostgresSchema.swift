@@ -23,6 +23,8 @@ import ProgressStore
 /// - `rp_article_segments`: per large article and segment — a device class (dimension 0, its
 ///   code) or a source (dimension 1, its id) — the counters of `rp_articles` over that
 ///   segment's reader-days, so that a filter costs one row and the segments one row each.
+/// - `rp_article_days`: per large article and UTC day, the counters of `rp_articles` over that
+///   day's reader-days (``DayCounting``), so that a range of one day costs one row.
 /// - `rp_articles.changed`: the value of the sequence `rp_changes` the article was last written
 ///   with; `rp_articles_gone`: the same for articles deleted since every kept listing range
 ///   was refreshed. `rp_listing_ranges`: the listing's kept (range, threshold) pairs, with the
@@ -164,6 +166,24 @@ enum PostgresSchema {
         CREATE INDEX rp_listing_rows_by_readers ON rp_listing_rows (range_id, readers DESC, article);
         CREATE INDEX rp_listing_rows_by_rate ON rp_listing_rows (range_id, rate DESC, article);
         CREATE INDEX rp_listing_rows_by_last ON rp_listing_rows (range_id, last_ms DESC NULLS LAST, article);
+        """,
+        """
+        CREATE TABLE rp_article_days (
+            article text COLLATE "C" NOT NULL,
+            day integer NOT NULL,
+            readers bigint NOT NULL,
+            unscrollable bigint NOT NULL,
+            events bigint NOT NULL,
+            engaged_ms bigint NOT NULL,
+            first_ms bigint NOT NULL,
+            last_ms bigint NOT NULL,
+            progress_units numeric NOT NULL,
+            seen_units numeric NOT NULL,
+            progress_bins bytea NOT NULL,
+            seen_bins bytea NOT NULL,
+            PRIMARY KEY (article, day)
+        );
+        CREATE INDEX rp_article_days_by_day ON rp_article_days (day);
         """,
     ]
 

@@ -89,7 +89,8 @@ extension PostgresStore {
                 report(
                     Result { () throws(StoreError) in
                         try pool.withConnection { (connection) throws(StoreError) in
-                            try PostgresStore.foldWhatIsThere(connection, wait: false)
+                            try PostgresStore.foldWhatIsThere(
+                                connection, wait: false, dayCountersFrom: options.dayCountersFrom)
                         }
                     }.map { _ in })
                 do throws(StoreError) {
@@ -156,11 +157,13 @@ extension PostgresStore {
     /// Folds the log while it holds rows, a batch a transaction; with `wait` false, gives up at
     /// once when another node is folding. Whether this connection folded everything.
     @discardableResult
-    static func foldWhatIsThere(_ connection: PGConnection, wait: Bool) throws(StoreError) -> Bool {
+    static func foldWhatIsThere(_ connection: PGConnection, wait: Bool, dayCountersFrom: Int)
+        throws(StoreError) -> Bool
+    {
         while true {
             let outcome = try connection.transaction { () throws(StoreError) -> Bool? in
                 guard try Folding.lock(connection, wait: wait) else { return nil }
-                return try Folding.foldPending(connection) > 0
+                return try Folding.foldPending(connection, dayCountersFrom: dayCountersFrom) > 0
             }
             guard let folded = outcome else { return false }
             if !folded { return true }

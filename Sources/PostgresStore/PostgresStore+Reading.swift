@@ -28,7 +28,9 @@ extension PostgresStore {
         let head = try connection.execute("SELECT max(seq) FROM rp_log")
         guard !head.isNull(0, 0) else { return }
         let last = try head.int64(0, 0)
-        if try Self.foldWhatIsThere(connection, wait: false) { return }
+        if try Self.foldWhatIsThere(connection, wait: false, dayCountersFrom: options.dayCountersFrom) {
+            return
+        }
         let left = try connection.execute(
             "SELECT EXISTS (SELECT 1 FROM rp_log WHERE seq <= $1)", [.int(last)])
         guard try left.bool(0, 0) else { return }
@@ -36,7 +38,7 @@ extension PostgresStore {
             try connection.transaction { () throws(StoreError) in
                 try connection.executeScript("SET LOCAL lock_timeout = '10s'")
                 _ = try Folding.lock(connection, wait: true)
-                try Folding.foldAll(connection)
+                try Folding.foldAll(connection, dayCountersFrom: options.dayCountersFrom)
             }
         } catch {
             // A fold that holds the row for 10 s: answer from what is folded, as a read that
@@ -66,10 +68,19 @@ extension PostgresStore {
                     "SELECT \(ArticleCounters.columns) FROM rp_articles WHERE article = $1",
                     [.text(query.article)])
                 guard rows.rowCount == 1 else { return nil }
-                // Counters answer large articles in one row whatever their size; small ones are
-                // folded, exactly.
-                if let answered = try ArticleCounters(rows, row: 0, from: 0).statistics(answering: query) {
-                    return answered
+                // Counters answer large articles in one row whatever their size, and a range of
+                // one of their days from that day's; small ones are folded, exactly.
+                let counters = try ArticleCounters(rows, row: 0, from: 0)
+                if let answered = counters.statistics(answering: query) { return answered }
+                // A day of an article of 512 readers or fewer has too few for its counters to
+                // answer: the fold is as quick as looking.
+                if counters.readers > ArticleCounters.histogramMinimumReaders {
+                    switch try DayCounting.span(of: query.article, in: query.days, on: connection) {
+                    case .noDay: return ArticleStatistics.compute(readers: [ReaderFigures](), query: query)
+                    case .oneDay(let day):
+                        if let answered = day.statistics(answering: query) { return answered }
+                    case nil: break
+                    }
                 }
                 let readers = try Self.readers(of: query.article, in: query.days, on: connection) ?? []
                 return ArticleStatistics.compute(readers: readers, query: query)
@@ -130,12 +141,13 @@ extension PostgresStore {
     public func erase(
         _ erasure: Erasure, completion: @escaping @Sendable (Result<ErasureCount, StoreError>) -> Void
     ) {
+        let dayCountersFrom = options.dayCountersFrom
         read(
             fresh: false,
             { (connection) throws(StoreError) -> ErasureCount in
                 try connection.transaction { () throws(StoreError) -> ErasureCount in
                     _ = try Folding.lock(connection, wait: true)
-                    try Folding.foldAll(connection)
+                    try Folding.foldAll(connection, dayCountersFrom: dayCountersFrom)
                     switch erasure {
                     case .reader(let reader): return try Erasing.erase(reader: reader, on: connection)
                     case .article(let article): return try Erasing.erase(article: article, on: connection)

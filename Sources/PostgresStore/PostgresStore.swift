@@ -31,6 +31,10 @@ public final class PostgresStore: ProgressStore {
         public var clock: @Sendable () -> Int64
         /// Where the store says what went wrong in the background (a fold that failed).
         public var logger: StoreLogger
+        /// Readers past which an article keeps counters by day (``DayCounting``): as many as
+        /// past which it keeps segment counters, folding a day of fewer taking a millisecond or
+        /// two. Tests raise it to see an article cross it between two checks.
+        package var dayCountersFrom = ArticleCounters.histogramMinimumReaders
 
         public init(
             readConnections: Int = 4, committers: Int = 2, idRetentionMs: Int64 = 86_400_000,
@@ -144,7 +148,7 @@ public final class PostgresStore: ProgressStore {
                 let firstKept = today - Int32(clamping: options.retentionDays) + 1
                 try connection.transaction { () throws(StoreError) in
                     _ = try Folding.lock(connection, wait: true)
-                    try Folding.foldAll(connection)
+                    try Folding.foldAll(connection, dayCountersFrom: options.dayCountersFrom)
                     try Erasing.dropDays(before: firstKept, on: connection)
                 }
             }

@@ -73,7 +73,7 @@ extension Segmenting {
     }
 
     /// Moves the segment counters of the `kept` articles by a fold of `days`: `changes` are the
-    /// upsert's rows of those articles (article, reader, day, the day's device code and source
+    /// upsert's rows of those articles and maybe others (article, reader, day, the day's device code and source
     /// id before — `NULL` for a new day — and after), `before` the pairs' figures by segment
     /// before it. A pair one of whose days changed segment (an earlier event named another) is
     /// read again and moved out and back in, and the times of a segment it left are read from
@@ -85,7 +85,7 @@ extension Segmenting {
         guard !kept.isEmpty else { return }
         var batch: [Folding.PairKey: [Codes: ReaderFigures]] = [:]
         var changed: Set<Folding.PairKey> = []
-        for row in 0..<changes.rowCount {
+        for row in 0..<changes.rowCount where kept.contains(changes.string(row, 0)) {
             let key = Folding.DayKey(
                 article: changes.string(row, 0), reader: changes.string(row, 1),
                 day: Int32(try changes.int64(row, 2)))

@@ -3,10 +3,13 @@ import Foundation
 import ProgressStore
 import Testing
 
+@testable import PostgresStore
+
 /// Ranges of one day on an article large enough for a store to keep counters by day (the
-/// embedded store does past 65,536 readers, here past 16,384: ``options``): the same as the plain computation before and
-/// after the article crosses that size, as records of a day move, and through erasure, a
-/// restart and retention.
+/// embedded store does past 65,536 readers, PostgreSQL past 512, both here past 16,384:
+/// ``options``, ``postgresOptions``): the same as the plain computation before and after the
+/// article crosses that size, as records of a day move, and through erasure, a restart and
+/// retention.
 @Suite("Store conformance: one-day ranges of a large article")
 struct DayRangeConformanceTests {
     static let readers = 24_000
@@ -16,9 +19,15 @@ struct DayRangeConformanceTests {
         options.dayCountersFrom = 16_384
         return options
     }()
+    /// PostgreSQL's: counters by day past 16,384 readers too.
+    static let postgresOptions = {
+        var options = PostgresStore.Options()
+        options.dayCountersFrom = 16_384
+        return options
+    }()
     static let stores =
         [StoreFactory.embeddedFile(options), StoreFactory.embeddedMemory(options)]
-        + (StoreFactory.postgres.map { [$0] } ?? [])
+        + (StoreFactory.postgres(postgresOptions).map { [$0] } ?? [])
     /// D1–D3 hold 8,000 readers each; D0 (one in seven, then 4,286) and D4 (one in ten) a few
     /// thousand, D5 fifty.
     static let days = (0..<6).map { firstDay + Int32($0) }

@@ -255,6 +255,9 @@ struct PostgresListingRangesTests {
                             article: "/older", readers: 0, events: 0, completionRate: 0, meanDepth: 0,
                             lastEventMs: nil),
                     ], hasMore: false))
-        #expect(try count("rp_meta WHERE key = 'schema_version' AND value = '4'", uri) == 1)
+        #expect(
+            try count(
+                "rp_meta WHERE key = 'schema_version' AND value = '\(PostgresSchema.currentVersion)'", uri)
+                == 1)
     }
 }

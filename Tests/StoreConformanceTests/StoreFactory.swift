@@ -36,21 +36,25 @@ struct StoreFactory: Sendable, CustomTestStringConvertible {
         }
     }
 
-    static let postgres: StoreFactory? = ProcessInfo.processInfo.environment["READING_PROGRESS_TEST_POSTGRES"]
-        .map { admin in
+    static let postgres = postgres(PostgresStore.Options())
+
+    /// PostgreSQL opened with `options`, when `READING_PROGRESS_TEST_POSTGRES` names a server.
+    static func postgres(_ options: PostgresStore.Options) -> StoreFactory? {
+        ProcessInfo.processInfo.environment["READING_PROGRESS_TEST_POSTGRES"].map { admin in
             StoreFactory(name: "PostgreSQL", keepsData: true) {
                 let name = "rp_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
                 let server = try PGConnection(uri: admin, connectNow: true)
                 try server.execute("CREATE DATABASE \(name)")
                 server.close()
                 let uri = Self.uri(admin, database: name)
-                return StorePlace(open: { try PostgresStore.open(uri: uri) }) {
+                return StorePlace(open: { try PostgresStore.open(uri: uri, options: options) }) {
                     let server = try? PGConnection(uri: admin, connectNow: true)
                     _ = try? server?.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
                     server?.close()
                 }
             }
         }
+    }
 
     /// `uri` with its database replaced by `database`.
     static func uri(_ uri: String, database: String) -> String {

@@ -1,0 +1,213 @@
+import ProgressStore
+
+/// The counters of a large article for each UTC day it has rows on, over that day's rows, in
+/// `rp_article_days`, so that a range of one day answers as all time does, in one row whatever
+/// the number of readers. Within a day a reader has one row, so a day's counters count distinct
+/// readers exactly, and a row only grows as events fold in: the counters move it from what it
+/// held to what it holds, as `rp_articles` moves a reader. An article gets them once it has more
+/// than ``PostgresStore/Options/dayCountersFrom`` readers; folding, erasure and retention keep
+/// them up to date from then on (a day's histograms sparse, as `rp_article_segments` keeps them).
+enum DayCounting {
+    struct Key: Hashable {
+        var article: String
+        var day: Int32
+    }
+
+    /// A day row's own figures (not folded: one row a reader and day), in the order
+    /// ``ReaderFigures/init(_:row:from:)`` reads them.
+    static func figures(_ table: String) -> String {
+        ["max_progress", "max_seen", "scrollable", "events", "engaged_ms", "first_ms", "last_ms"]
+            .map { "\(table).\($0)" }.joined(separator: ", ")
+    }
+
+    /// Those of `articles` that keep counters by day: an article that does has a row for each
+    /// day it has readers on, so at least one.
+    static func keeping(of articles: Set<String>, on connection: PGConnection) throws(StoreError) -> Set<
+        String
+    > {
+        guard !articles.isEmpty else { return [] }
+        let rows = try connection.execute(
+            """
+            SELECT u.article FROM unnest($1::text[]) AS u (article)
+            WHERE EXISTS (SELECT 1 FROM rp_article_days AS a WHERE a.article = u.article)
+            """, [.textArray(articles)])
+        return Set((0..<rows.rowCount).map { rows.string($0, 0) })
+    }
+
+    /// What the day counters say of `days` for `article`: no row in range, or rows on one day
+    /// (with its counters); `nil` when the article keeps none or the range holds several days.
+    enum Span {
+        case noDay
+        case oneDay(ArticleCounters)
+    }
+
+    static func span(of article: String, in days: DayRange, on connection: PGConnection) throws(StoreError)
+        -> Span?
+    {
+        let rows = try connection.execute(
+            """
+            SELECT \(ArticleCounters.columns) FROM rp_article_days
+            WHERE article = $1 AND day BETWEEN $2 AND $3 ORDER BY day LIMIT 2
+            """,
+            [.text(article), .int(Int64(days.from ?? Int32.min)), .int(Int64(days.to ?? Int32.max))])
+        switch rows.rowCount {
+        case 1: return .oneDay(try ArticleCounters(rows, row: 0, from: 0))
+        case 0: return try keeping(of: [article], on: connection).isEmpty ? nil : .noDay
+        default: return nil
+        }
+    }
+
+    /// The counters `rp_article_days` holds of `keys`.
+    static func counters(of keys: Set<Key>, on connection: PGConnection) throws(StoreError)
+        -> [Key: ArticleCounters]
+    {
+        guard !keys.isEmpty else { return [:] }
+        let list = Array(keys)
+        let rows = try connection.execute(
+            """
+            SELECT a.article, a.day, \(ArticleCounters.columns.split(separator: ", ").map { "a." + $0 }.joined(separator: ", "))
+            FROM unnest($1::text[], $2::int4[]) AS k (article, day)
+            JOIN rp_article_days AS a ON a.article = k.article AND a.day = k.day
+            """, [.textArray(list.map(\.article)), .numberArray(list.map(\.day))])
+        var found: [Key: ArticleCounters] = [:]
+        for row in 0..<rows.rowCount {
+            let key = Key(article: rows.string(row, 0), day: Int32(try rows.int64(row, 1)))
+            found[key] = try ArticleCounters(rows, row: row, from: 2)
+        }
+        return found
+    }
+
+    /// Moves the day counters of the `kept` articles by a fold of `days`: `changes` are the
+    /// upsert's rows (article, reader and day in columns 0–2), with the row's figures before
+    /// it from column `before` on (`NULL` for a new row).
+    static func move(
+        of kept: Set<String>, days: [Folding.DayKey: Folding.DayFold], changes: PGResult, before: Int,
+        on connection: PGConnection
+    ) throws(StoreError) {
+        guard !kept.isEmpty else { return }
+        var moves: [(Key, ReaderFigures?, ReaderFigures)] = []
+        for row in 0..<changes.rowCount where kept.contains(changes.string(row, 0)) {
+            let day = Folding.DayKey(
+                article: changes.string(row, 0), reader: changes.string(row, 1),
+                day: Int32(try changes.int64(row, 2)))
+            guard let fold = days[day]?.figures else { continue }
+            let held = changes.isNull(row, before) ? nil : try ReaderFigures(changes, row: row, from: before)
+            moves.append(
+                (Key(article: day.article, day: day.day), held, held.map { $0.folded(fold) } ?? fold))
+        }
+        var counters = try self.counters(of: Set(moves.map(\.0)), on: connection)
+        for (key, held, now) in moves {
+            counters[key, default: ArticleCounters(keepsHistograms: true)].move(from: held, to: now)
+        }
+        try save(counters, on: connection)
+    }
+
+    /// Sets the day counters of `articles` from their rows (an article that grew past the
+    /// bound), a few hundred days at a time.
+    static func count(_ articles: Set<String>, on connection: PGConnection) throws(StoreError) {
+        guard !articles.isEmpty else { return }
+        try connection.execute(
+            "DELETE FROM rp_article_days WHERE article = ANY($1::text[])", [.textArray(articles)])
+        let rows = try connection.execute(
+            """
+            SELECT d.article, d.day, \(figures("d")) FROM rp_reader_days AS d
+            WHERE d.article = ANY($1::text[]) ORDER BY 1, 2
+            """, [.textArray(articles)])
+        var counters: [Key: ArticleCounters] = [:]
+        var last: Key?
+        for row in 0..<rows.rowCount {
+            let key = Key(article: rows.string(row, 0), day: Int32(try rows.int64(row, 1)))
+            if key != last && counters.count >= 256 {
+                try save(counters, on: connection)
+                counters = [:]
+            }
+            last = key
+            counters[key, default: ArticleCounters(keepsHistograms: true)].move(
+                from: nil, to: try ReaderFigures(rows, row: row, from: 2))
+        }
+        try save(counters, on: connection)
+    }
+
+    /// The day counters of those of `articles` that keep them with `reader`'s rows taken out;
+    /// their times are still to recount (``recountTimes(of:on:)``) once the rows are gone.
+    static func left(by reader: String, of articles: Set<String>, on connection: PGConnection)
+        throws(StoreError) -> [Key: ArticleCounters]
+    {
+        let kept = try keeping(of: articles, on: connection)
+        guard !kept.isEmpty else { return [:] }
+        let rows = try connection.execute(
+            """
+            SELECT d.article, d.day, \(figures("d")) FROM rp_reader_days AS d
+            WHERE d.reader = $1 AND d.article = ANY($2::text[])
+            """, [.text(reader), .textArray(kept)])
+        var taken: [Key: ReaderFigures] = [:]
+        for row in 0..<rows.rowCount {
+            let key = Key(article: rows.string(row, 0), day: Int32(try rows.int64(row, 1)))
+            taken[key] = try ReaderFigures(rows, row: row, from: 2)
+        }
+        var counters = try self.counters(of: Set(taken.keys), on: connection)
+        for (key, figures) in taken { counters[key]?.drop(figures) }
+        return counters
+    }
+
+    /// Sets the first and last event times of `counters` from the rows of their day that stay.
+    static func recountTimes(of counters: inout [Key: ArticleCounters], on connection: PGConnection)
+        throws(StoreError)
+    {
+        let keys = counters.filter { $0.value.readers > 0 }.map(\.key)
+        guard !keys.isEmpty else { return }
+        let rows = try connection.execute(
+            """
+            SELECT k.article, k.day, min(d.first_ms), max(d.last_ms)
+            FROM unnest($1::text[], $2::int4[]) AS k (article, day)
+            JOIN rp_reader_days AS d ON d.article = k.article AND d.day = k.day
+            GROUP BY k.article, k.day
+            """, [.textArray(keys.map(\.article)), .numberArray(keys.map(\.day))])
+        for row in 0..<rows.rowCount {
+            let key = Key(article: rows.string(row, 0), day: Int32(try rows.int64(row, 1)))
+            counters[key]?.firstMs = try rows.int64(row, 2)
+            counters[key]?.lastMs = try rows.int64(row, 3)
+        }
+    }
+
+    /// Writes `counters` back; a day left without readers is deleted.
+    static func save(_ counters: [Key: ArticleCounters], on connection: PGConnection) throws(StoreError) {
+        let emptied = counters.filter { $0.value.readers <= 0 }.map(\.key)
+        if !emptied.isEmpty {
+            try connection.execute(
+                """
+                DELETE FROM rp_article_days AS a USING unnest($1::text[], $2::int4[]) AS k (article, day)
+                WHERE a.article = k.article AND a.day = k.day
+                """, [.textArray(emptied.map(\.article)), .numberArray(emptied.map(\.day))])
+        }
+        let entries = counters.filter { $0.value.readers > 0 }.map { ($0.key, $0.value) }
+        guard !entries.isEmpty else { return }
+        try connection.execute(
+            """
+            INSERT INTO rp_article_days AS a (article, day, \(ArticleCounters.columns))
+            SELECT article, day, readers, unscrollable, events, engaged_ms, first_ms, last_ms,
+                progress_units::numeric, seen_units::numeric, progress_bins, seen_bins
+            FROM unnest($1::text[], $2::int4[], $3::int8[], $4::int8[], $5::int8[], $6::int8[], $7::int8[],
+                $8::int8[], $9::text[], $10::text[], $11::bytea[], $12::bytea[])
+                AS u (article, day, readers, unscrollable, events, engaged_ms, first_ms, last_ms,
+                    progress_units, seen_units, progress_bins, seen_bins)
+            ON CONFLICT (article, day) DO UPDATE SET readers = excluded.readers,
+                unscrollable = excluded.unscrollable, events = excluded.events,
+                engaged_ms = excluded.engaged_ms, first_ms = excluded.first_ms, last_ms = excluded.last_ms,
+                progress_units = excluded.progress_units, seen_units = excluded.seen_units,
+                progress_bins = excluded.progress_bins, seen_bins = excluded.seen_bins
+            """,
+            [
+                .textArray(entries.map(\.0.article)), .numberArray(entries.map(\.0.day)),
+                .numberArray(entries.map { Int64($0.1.readers) }),
+                .numberArray(entries.map { Int64($0.1.unscrollable) }),
+                .numberArray(entries.map(\.1.events)), .numberArray(entries.map(\.1.engagedMs)),
+                .numberArray(entries.map { $0.1.firstMs ?? .max }),
+                .numberArray(entries.map { $0.1.lastMs ?? .min }),
+                .textArray(entries.map { String($0.1.progressSum.totalUnits) }),
+                .textArray(entries.map { String($0.1.seenSum.totalUnits) }),
+                .bytesArray(entries.map { ArticleCounters.sparseBins($0.1.histograms?.progress) }),
+                .bytesArray(entries.map { ArticleCounters.sparseBins($0.1.histograms?.seenDepth) }),
+            ])
+    }
+}
