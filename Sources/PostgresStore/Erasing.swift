@@ -51,7 +51,8 @@ enum Erasing {
 
     /// Takes out every record of a UTC day before `day`, recounting the articles that had one
     /// (and their segments' counters, where kept; the days kept are counted apart, so only the
-    /// days dropped lose theirs); an article left without readers loses its section map too.
+    /// days dropped lose theirs); an article left without readers goes with its section map
+    /// (``Folding/save(_:on:)``).
     static func dropDays(before day: Int32, on connection: PGConnection) throws(StoreError) {
         try connection.execute("DELETE FROM rp_attention WHERE day < $1", [.int(Int64(day))])
         try connection.execute("DELETE FROM rp_article_days WHERE day < $1", [.int(Int64(day))])
@@ -74,11 +75,6 @@ enum Erasing {
         try Folding.save(recounted, on: connection)
         try Segmenting.countSegments(
             of: Segmenting.keepingSegments(of: Set(articles), on: connection), on: connection)
-        try connection.execute(
-            """
-            DELETE FROM rp_sections AS s WHERE s.article = ANY($1::text[])
-                AND NOT EXISTS (SELECT 1 FROM rp_articles AS a WHERE a.article = s.article)
-            """, [.textArray(articles)])
     }
 
     /// The segment counters of those of `articles` that keep them, with `reader`'s figures by

@@ -198,7 +198,8 @@ enum Folding {
     }
 
     /// Writes `aggregates` back, stamped with the next change (``ListingRanges``); an article
-    /// left without readers is deleted, and forgotten by the listing.
+    /// left without readers (erasure, retention) is deleted with its section map and attention,
+    /// so that a later reader of that id starts a new article, and forgotten by the listing.
     static func save(_ aggregates: [String: ArticleCounters], on connection: PGConnection) throws(StoreError)
     {
         let kept = aggregates.filter { $0.value.readers > 0 }
@@ -206,6 +207,10 @@ enum Folding {
         if !emptied.isEmpty {
             try connection.execute(
                 "DELETE FROM rp_articles WHERE article = ANY($1::text[])", [.textArray(emptied)])
+            try connection.execute(
+                "DELETE FROM rp_sections WHERE article = ANY($1::text[])", [.textArray(emptied)])
+            try connection.execute(
+                "DELETE FROM rp_attention WHERE article = ANY($1::text[])", [.textArray(emptied)])
             try ListingRanges.forget(emptied, on: connection)
         }
         guard !kept.isEmpty else { return }

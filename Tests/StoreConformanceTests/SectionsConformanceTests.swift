@@ -143,6 +143,29 @@ struct SectionsConformanceTests {
         #expect(
             parts.sections.isEmpty && parts.attention == [Double](repeating: 0, count: AttentionBands.count))
     }
+
+    @Test(
+        "erasing an article's every reader erases its map and attention: a later reader starts afresh",
+        arguments: StoreFactory.all)
+    func readerErasure(factory: StoreFactory) throws {
+        let place = try factory.makePlace()
+        let store = try place.open()
+        defer { store.close() }
+        let events = eventsWithParts(count: 100, articles: ["/alone"], readers: 1, seed: 42)
+        _ = try store.append(events)
+        let reader = try #require(events.first?.reader)
+        #expect(
+            try store.sections(StatisticsQuery(article: "/alone", threshold: 0.9))?.sections.isEmpty == false)
+        _ = try waitFor { store.erase(.reader(reader), completion: $0) }
+        #expect(try store.sections(StatisticsQuery(article: "/alone", threshold: 0.9)) == nil)
+        let later = EventRecord(
+            article: "/alone", reader: "someone else", timeMs: Int64(firstDay) * dayMs, progress: 0.2,
+            seenDepth: 0.3, scrollable: true, engagedMs: 0)
+        _ = try store.append([later])
+        let parts = try #require(try store.sections(StatisticsQuery(article: "/alone", threshold: 0.9)))
+        #expect(
+            parts.sections.isEmpty && parts.attention == [Double](repeating: 0, count: AttentionBands.count))
+    }
 }
 
 extension ProgressStore {
