@@ -1,0 +1,89 @@
+import ProgressStore
+
+/// The figures a fold reads back and the articles' counters it writes.
+extension Folding {
+    /// Each pair's all-time figures over the days the table holds, by the days' segments
+    /// (pairs it has not yet are missing).
+    static func allTimeBySegment(of pairs: [PairKey], on connection: PGConnection) throws(StoreError)
+        -> [PairKey: [Segmenting.Codes: ReaderFigures]]
+    {
+        guard !pairs.isEmpty else { return [:] }
+        let rows = try connection.execute(
+            """
+            SELECT d.article, d.reader, \(Segmenting.device("d")), \(Segmenting.source("d")), \(ReaderFigures.sql("d"))
+            FROM unnest($1::text[], $2::text[]) AS p (article, reader)
+            JOIN rp_reader_days AS d ON d.article = p.article AND d.reader = p.reader
+            GROUP BY 1, 2, 3, 4
+            """, [.textArray(pairs.map(\.article)), .textArray(pairs.map(\.reader))])
+        var figures: [PairKey: [Segmenting.Codes: ReaderFigures]] = [:]
+        for row in 0..<rows.rowCount {
+            let pair = PairKey(article: rows.string(row, 0), reader: rows.string(row, 1))
+            let codes = Segmenting.Codes(
+                device: Int32(try rows.int64(row, 2)), source: Int32(try rows.int64(row, 3)))
+            figures[pair, default: [:]][codes] = try ReaderFigures(rows, row: row, from: 4)
+        }
+        return figures
+    }
+
+    /// The counters of `articles` that have them, locked until the transaction ends.
+    static func aggregates(of articles: Set<String>, on connection: PGConnection) throws(StoreError)
+        -> [String: ArticleCounters]
+    {
+        guard !articles.isEmpty else { return [:] }
+        let rows = try connection.execute(
+            "SELECT article, \(ArticleCounters.columns) FROM rp_articles WHERE article = ANY($1::text[]) "
+                + "ORDER BY article FOR UPDATE", [.textArray(articles)])
+        var found: [String: ArticleCounters] = [:]
+        for row in 0..<rows.rowCount {
+            found[rows.string(row, 0)] = try ArticleCounters(rows, row: row, from: 1)
+        }
+        return found
+    }
+
+    /// Writes `aggregates` back, stamped with the next change (``ListingRanges``); an article
+    /// left without readers (erasure, retention) is deleted with its section map and attention,
+    /// so that a later reader of that id starts a new article, and forgotten by the listing.
+    static func save(_ aggregates: [String: ArticleCounters], on connection: PGConnection) throws(StoreError)
+    {
+        let kept = aggregates.filter { $0.value.readers > 0 }
+        let emptied = aggregates.keys.filter { aggregates[$0]!.readers <= 0 }
+        if !emptied.isEmpty {
+            try connection.execute(
+                "DELETE FROM rp_articles WHERE article = ANY($1::text[])", [.textArray(emptied)])
+            try connection.execute(
+                "DELETE FROM rp_sections WHERE article = ANY($1::text[])", [.textArray(emptied)])
+            try connection.execute(
+                "DELETE FROM rp_attention WHERE article = ANY($1::text[])", [.textArray(emptied)])
+            try ListingRanges.forget(emptied, on: connection)
+        }
+        guard !kept.isEmpty else { return }
+        let entries = Array(kept)
+        try connection.execute(
+            """
+            INSERT INTO rp_articles AS a (article, \(ArticleCounters.columns), changed)
+            SELECT article, readers, unscrollable, events, engaged_ms, first_ms, last_ms, progress_units::numeric,
+                seen_units::numeric, progress_bins, seen_bins, nextval('rp_changes')
+            FROM unnest($1::text[], $2::int8[], $3::int8[], $4::int8[], $5::int8[], $6::int8[], $7::int8[],
+                $8::text[], $9::text[], $10::bytea[], $11::bytea[])
+                AS u (article, readers, unscrollable, events, engaged_ms, first_ms, last_ms, progress_units,
+                    seen_units, progress_bins, seen_bins)
+            ON CONFLICT (article) DO UPDATE SET readers = excluded.readers, unscrollable = excluded.unscrollable,
+                events = excluded.events, engaged_ms = excluded.engaged_ms, first_ms = excluded.first_ms,
+                last_ms = excluded.last_ms, progress_units = excluded.progress_units,
+                seen_units = excluded.seen_units, progress_bins = excluded.progress_bins,
+                seen_bins = excluded.seen_bins, changed = excluded.changed
+            """,
+            [
+                .textArray(entries.map(\.key)), .numberArray(entries.map { Int64($0.value.readers) }),
+                .numberArray(entries.map { Int64($0.value.unscrollable) }),
+                .numberArray(entries.map(\.value.events)),
+                .numberArray(entries.map(\.value.engagedMs)),
+                .numberArray(entries.map { $0.value.firstMs ?? .max }),
+                .numberArray(entries.map { $0.value.lastMs ?? .min }),
+                .textArray(entries.map { String($0.value.progressSum.totalUnits) }),
+                .textArray(entries.map { String($0.value.seenSum.totalUnits) }),
+                .bytesArray(entries.map { ArticleCounters.bins($0.value.histograms?.progress) }),
+                .bytesArray(entries.map { ArticleCounters.bins($0.value.histograms?.seenDepth) }),
+            ])
+    }
+}
