@@ -101,3 +101,27 @@ extension ReaderFigures {
             + "max(\(table).last_ms)"
     }
 }
+
+extension ArticleCounters {
+    /// Counts `rows` — ordered by key, each a reader's figures from column `figures` on — into
+    /// counters by the key `key(row)` reads, handing them to `save` a few hundred keys at a
+    /// time, so that an article of many days or segments never holds all of their histograms.
+    static func count<Key: Hashable>(
+        _ rows: PGResult, figuresFrom figures: Int, key: (Int) throws(StoreError) -> Key,
+        save: ([Key: ArticleCounters]) throws(StoreError) -> Void
+    ) throws(StoreError) {
+        var counters: [Key: ArticleCounters] = [:]
+        var last: Key?
+        for row in 0..<rows.rowCount {
+            let key = try key(row)
+            if key != last && counters.count >= 256 {
+                try save(counters)
+                counters = [:]
+            }
+            last = key
+            counters[key, default: ArticleCounters(keepsHistograms: true)].move(
+                from: nil, to: try ReaderFigures(rows, row: row, from: figures))
+        }
+        try save(counters)
+    }
+}

@@ -113,19 +113,11 @@ enum DayCounting {
             SELECT d.article, d.day, \(figures("d")) FROM rp_reader_days AS d
             WHERE d.article = ANY($1::text[]) ORDER BY 1, 2
             """, [.textArray(articles)])
-        var counters: [Key: ArticleCounters] = [:]
-        var last: Key?
-        for row in 0..<rows.rowCount {
-            let key = Key(article: rows.string(row, 0), day: Int32(try rows.int64(row, 1)))
-            if key != last && counters.count >= 256 {
-                try save(counters, on: connection)
-                counters = [:]
-            }
-            last = key
-            counters[key, default: ArticleCounters(keepsHistograms: true)].move(
-                from: nil, to: try ReaderFigures(rows, row: row, from: 2))
+        try ArticleCounters.count(rows, figuresFrom: 2) { (row) throws(StoreError) in
+            Key(article: rows.string(row, 0), day: Int32(try rows.int64(row, 1)))
+        } save: { (counters) throws(StoreError) in
+            try save(counters, on: connection)
         }
-        try save(counters, on: connection)
     }
 
     /// The day counters of those of `articles` that keep them with `reader`'s rows taken out;

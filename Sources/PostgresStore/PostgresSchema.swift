@@ -35,6 +35,15 @@ import ProgressStore
 /// - `rp_salts`: the daily salts of derived reader ids. `rp_fold`: one row, locked by whoever
 ///   folds, erases or applies retention, which keeps them in order.
 enum PostgresSchema {
+    /// The columns of an ``ArticleCounters``, as `rp_articles`, `rp_article_segments` and
+    /// `rp_article_days` each hold them.
+    private static let counterColumns = """
+        readers bigint NOT NULL, unscrollable bigint NOT NULL, events bigint NOT NULL,
+        engaged_ms bigint NOT NULL, first_ms bigint NOT NULL, last_ms bigint NOT NULL,
+        progress_units numeric NOT NULL, seen_units numeric NOT NULL,
+        progress_bins bytea NOT NULL, seen_bins bytea NOT NULL
+        """
+
     static let migrations: [String] = [
         """
         CREATE TABLE rp_log (
@@ -69,16 +78,7 @@ enum PostgresSchema {
         CREATE INDEX rp_reader_days_by_article_day ON rp_reader_days (article, day);
         CREATE TABLE rp_articles (
             article text COLLATE "C" PRIMARY KEY,
-            readers bigint NOT NULL,
-            unscrollable bigint NOT NULL,
-            events bigint NOT NULL,
-            engaged_ms bigint NOT NULL,
-            first_ms bigint NOT NULL,
-            last_ms bigint NOT NULL,
-            progress_units numeric NOT NULL,
-            seen_units numeric NOT NULL,
-            progress_bins bytea NOT NULL,
-            seen_bins bytea NOT NULL
+            \(counterColumns)
         );
         CREATE TABLE rp_salts (
             day integer PRIMARY KEY,
@@ -118,16 +118,7 @@ enum PostgresSchema {
             article text COLLATE "C" NOT NULL,
             dimension smallint NOT NULL,
             segment integer NOT NULL,
-            readers bigint NOT NULL,
-            unscrollable bigint NOT NULL,
-            events bigint NOT NULL,
-            engaged_ms bigint NOT NULL,
-            first_ms bigint NOT NULL,
-            last_ms bigint NOT NULL,
-            progress_units numeric NOT NULL,
-            seen_units numeric NOT NULL,
-            progress_bins bytea NOT NULL,
-            seen_bins bytea NOT NULL,
+            \(counterColumns),
             PRIMARY KEY (article, dimension, segment)
         );
         """,
@@ -171,16 +162,7 @@ enum PostgresSchema {
         CREATE TABLE rp_article_days (
             article text COLLATE "C" NOT NULL,
             day integer NOT NULL,
-            readers bigint NOT NULL,
-            unscrollable bigint NOT NULL,
-            events bigint NOT NULL,
-            engaged_ms bigint NOT NULL,
-            first_ms bigint NOT NULL,
-            last_ms bigint NOT NULL,
-            progress_units numeric NOT NULL,
-            seen_units numeric NOT NULL,
-            progress_bins bytea NOT NULL,
-            seen_bins bytea NOT NULL,
+            \(counterColumns),
             PRIMARY KEY (article, day)
         );
         CREATE INDEX rp_article_days_by_day ON rp_article_days (day);

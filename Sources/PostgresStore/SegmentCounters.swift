@@ -156,20 +156,11 @@ extension Segmenting {
                 SELECT d.article, \(axis.sql("d")), \(ReaderFigures.sql("d"))
                 FROM rp_reader_days AS d WHERE d.article = ANY($1::text[]) GROUP BY 1, 2, d.reader ORDER BY 1, 2
                 """, [.textArray(articles)])
-            var counters: [CounterKey: ArticleCounters] = [:]
-            var last: CounterKey?
-            for row in 0..<rows.rowCount {
-                let key = CounterKey(
-                    article: rows.string(row, 0), axis: axis, segment: Int32(try rows.int64(row, 1)))
-                if key != last && counters.count >= 256 {
-                    try save(counters, on: connection)
-                    counters = [:]
-                }
-                last = key
-                counters[key, default: ArticleCounters(keepsHistograms: true)].move(
-                    from: nil, to: try ReaderFigures(rows, row: row, from: 2))
+            try ArticleCounters.count(rows, figuresFrom: 2) { (row) throws(StoreError) in
+                CounterKey(article: rows.string(row, 0), axis: axis, segment: Int32(try rows.int64(row, 1)))
+            } save: { (counters) throws(StoreError) in
+                try save(counters, on: connection)
             }
-            try save(counters, on: connection)
         }
     }
 
