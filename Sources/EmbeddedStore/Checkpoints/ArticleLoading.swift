@@ -65,9 +65,8 @@ final class ArticleLoading: @unchecked Sendable {
 
     /// Decodes `bytes`, one article's, and inserts it, on the calling thread (from ``run(_:)``'s).
     func insert(_ bytes: [UInt8]) throws(StoreError) {
-        try bytes.withUnsafeBytes { raw in
-            Result { () throws(StoreError) in try index.insert([MemoryIndex.decodeArticle(raw)]) }
-        }.get()
+        try bytes.withUnsafeBytes { raw in Result { () throws(StoreError) in try index.restoreArticle(raw) } }
+            .get()
     }
 
     /// Waits for every article given to be inserted; throws the first error met, by any thread.
