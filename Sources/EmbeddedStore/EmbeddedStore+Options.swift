@@ -12,7 +12,7 @@ extension EmbeddedStore {
         package var sourceBound = SourceTable.defaultBound
         /// Readers past which an article keeps counters by day (``DayCounters``, 65,536) — a
         /// test hook to reach it with fewer.
-        package var dayCountersFrom = DayCounters.minimumReaders
+        package var dayCountersFrom = CounterPolicy.embedded.dayCountersFrom
         /// The journal that makes a checkpoint due whatever the time (64 MiB), and half of the one
         /// past which the catch-up thread takes checkpoints over — a test hook to reach both with
         /// a few events.

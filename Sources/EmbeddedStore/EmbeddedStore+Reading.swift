@@ -46,7 +46,7 @@ extension EmbeddedStore {
 
     /// See ``ProgressStore/segments(_:completion:)``: by device over all of an article's days,
     /// from the counters of each class on the calling thread (articles past
-    /// ``ArticleCounters/histogramMinimumReaders`` readers keep them); the rest by folding the
+    /// ``CounterPolicy/segmentCountersFrom`` readers keep them); the rest by folding the
     /// article's reader-days on the store's read queue.
     public func segments(
         _ query: SegmentsQuery,

@@ -150,7 +150,7 @@ enum Folding {
         try save(aggregates, on: connection)
         try Segmenting.moveCounters(of: kept, days: days, changes: changes, before: before, on: connection)
         try DayCounting.move(of: keptDays, days: days, changes: changes, before: 7, on: connection)
-        let due = aggregates.filter { $0.value.readers > ArticleCounters.histogramMinimumReaders }.keys
+        let due = aggregates.filter { $0.value.readers > CounterPolicy.postgres.segmentCountersFrom }.keys
             .filter { !kept.contains($0) }
         try Segmenting.countSegments(of: Set(due), on: connection)
         let dueDays = aggregates.filter { $0.value.readers > dayCountersFrom }.keys.filter {

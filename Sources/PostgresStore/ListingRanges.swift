@@ -16,8 +16,9 @@ import ProgressStore
 /// recounting only the articles with a day where the two differ, or else is counted whole,
 /// once. At most ``keptRanges`` are kept: adding one drops the least recently listed.
 enum ListingRanges {
-    /// Ranges kept at most: the relative ranges of two days (7, 30 and 90 days, all time) fit.
-    static let keptRanges = 8
+    /// Ranges kept at most: ``CounterPolicy/keptListingRanges`` and all time, which is kept
+    /// as a range like the others.
+    static let keptRanges = CounterPolicy.keptListingRanges + 1
 
     /// How often a range's last use is written, in ms: the order of dropping needs no more.
     static let useResolutionMs: Int64 = 60_000

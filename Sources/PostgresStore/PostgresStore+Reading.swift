@@ -74,7 +74,7 @@ extension PostgresStore {
                 if let answered = counters.statistics(answering: query) { return answered }
                 // A day of an article of 512 readers or fewer has too few for its counters to
                 // answer: the fold is as quick as looking.
-                if counters.readers > ArticleCounters.histogramMinimumReaders {
+                if counters.readers > CounterPolicy.histogramMinimumReaders {
                     switch try DayCounting.span(of: query.article, in: query.days, on: connection) {
                     case .noDay: return ArticleStatistics.compute(readers: [ReaderFigures](), query: query)
                     case .oneDay(let day):

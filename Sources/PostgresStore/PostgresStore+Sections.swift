@@ -24,7 +24,7 @@ extension PostgresStore {
                 let counters = try ArticleCounters(rows, row: 0, from: 1)
                 let attention = query.segment.isAll ? try Self.attention(of: query, on: connection) : nil
                 if query.segment.isAll, counters.spans(query.days),
-                    counters.readers > ArticleCounters.histogramMinimumReaders,
+                    counters.readers > CounterPolicy.histogramMinimumReaders,
                     let seen = counters.histograms?.seenDepth
                 {
                     let atOrAbove = seen.countsAtOrAbove()

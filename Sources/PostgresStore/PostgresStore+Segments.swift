@@ -22,7 +22,7 @@ extension PostgresStore {
         if let counted = try Segmenting.fromCounters(query, on: connection) { return counted }
         guard let size = try articleReaders(statistics.article, on: connection) else { return nil }
         let key = query.by == .device ? Segmenting.deviceName("d") : Segmenting.source("d") + "::text"
-        if size > ArticleCounters.histogramMinimumReaders {
+        if size > CounterPolicy.histogramMinimumReaders {
             let tallies = try Segmenting.tallies(statistics, by: key, on: connection)
             let named = query.by == .device ? tallies : try Segmenting.named(tallies, on: connection)
             return Segmenting.segments(of: named, by: query.by, limit: query.limit)
@@ -73,7 +73,7 @@ extension PostgresStore {
             return tally.statistics
         }
         guard let size = try articleReaders(query.article, on: connection) else { return nil }
-        if size > ArticleCounters.histogramMinimumReaders {
+        if size > CounterPolicy.histogramMinimumReaders {
             return (try Segmenting.tallies(query, by: "''", on: connection)[""] ?? Segmenting.Tally())
                 .statistics
         }

@@ -31,10 +31,10 @@ public final class PostgresStore: ProgressStore {
         public var clock: @Sendable () -> Int64
         /// Where the store says what went wrong in the background (a fold that failed).
         public var logger: StoreLogger
-        /// Readers past which an article keeps counters by day (``DayCounting``): as many as
-        /// past which it keeps segment counters, folding a day of fewer taking a millisecond or
-        /// two. Tests raise it to see an article cross it between two checks.
-        package var dayCountersFrom = ArticleCounters.histogramMinimumReaders
+        /// Readers past which an article keeps counters by day (``DayCounting``), as
+        /// ``CounterPolicy/postgres`` has it. Tests raise it to see an article cross it between
+        /// two checks.
+        package var dayCountersFrom = CounterPolicy.postgres.dayCountersFrom
 
         public init(
             readConnections: Int = 4, committers: Int = 2, idRetentionMs: Int64 = 86_400_000,

@@ -4,7 +4,7 @@ import ProgressStore
 /// The counters of a large article's readers over the reader-days of one segment — a device
 /// class or a source — in `rp_article_segments`, so that a filter, or the segments of one
 /// dimension, read a row each whatever the number of readers. An article gets them once it has
-/// more than ``ArticleCounters/histogramMinimumReaders`` readers; folding, erasure and retention
+/// more than ``CounterPolicy/segmentCountersFrom`` readers; folding, erasure and retention
 /// keep them up to date from then on.
 extension Segmenting {
     /// What `rp_article_segments`' `dimension` holds: 0 for device classes, 1 for sources.

@@ -12,12 +12,12 @@ struct DayCountersTests {
     static let busy: Int32 = 20_000
     static let quiet: Int32 = 20_001
 
-    /// An index keeping counters by day past ``DeviceCounters/minimumReaders`` readers (not
-    /// ``DayCounters/minimumReaders``, to keep the test small), and an article just past it: most on the busy day, 3,000
+    /// An index keeping counters by day past ``CounterPolicy/segmentCountersFrom`` readers (not
+    /// ``CounterPolicy/dayCountersFrom``, to keep the test small), and an article just past it: most on the busy day, 3,000
     /// of them on the quiet day too.
     static func index() -> MemoryIndex {
-        let index = MemoryIndex(dayCountersFrom: DeviceCounters.minimumReaders)
-        let readers = DeviceCounters.minimumReaders + 1
+        let index = MemoryIndex(dayCountersFrom: CounterPolicy.embedded.segmentCountersFrom)
+        let readers = CounterPolicy.embedded.segmentCountersFrom + 1
         index.apply(
             (0..<readers).flatMap { reader in
                 let day = reader % 5 == 0 && reader < 15_000 ? [busy, quiet] : [busy]
@@ -48,7 +48,7 @@ struct DayCountersTests {
             Issue.record("the busy day was not answered from its counters")
             return
         }
-        #expect(busy.readers == DeviceCounters.minimumReaders + 1)
+        #expect(busy.readers == CounterPolicy.embedded.segmentCountersFrom + 1)
         guard case .fold = index.statistics(Self.query(Self.quiet)) else {
             Issue.record("the quiet day was answered under the lock")
             return
@@ -74,7 +74,7 @@ struct DayCountersTests {
     func restored() throws {
         let index = Self.index()
         let encoded = try #require(index.encodeArticle("/c"))
-        let restored = MemoryIndex(dayCountersFrom: DeviceCounters.minimumReaders)
+        let restored = MemoryIndex(dayCountersFrom: CounterPolicy.embedded.segmentCountersFrom)
         try encoded.bytes.withUnsafeBytes { try restored.restoreArticle($0) }
         let before = try #require(index.state.read { $0.article(named: "/c") }?.dayCounters)
         let after = try #require(restored.state.read { $0.article(named: "/c") }?.dayCounters)

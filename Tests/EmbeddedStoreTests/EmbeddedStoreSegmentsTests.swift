@@ -246,7 +246,7 @@ struct EmbeddedStoreSegmentsTests {
         let index = MemoryIndex()
         let devices: [DeviceClass] = [.phone, .tablet, .desktop]
         index.apply(
-            (0..<DeviceCounters.minimumReaders + 2_000).map { number in
+            (0..<CounterPolicy.embedded.segmentCountersFrom + 2_000).map { number in
                 Self.event("r\(number)", width: devices[number % 3], progress: Double(number % 1000) / 1000)
             })
         let query = SegmentsQuery(statistics: StatisticsQuery(article: "/g", threshold: 0.5), by: .device)

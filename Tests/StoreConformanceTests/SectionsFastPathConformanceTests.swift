@@ -7,7 +7,7 @@ import Testing
 /// and attention").
 @Suite("Store conformance: sections of a large article")
 struct SectionsFastPathConformanceTests {
-    static let readers = ArticleCounters.histogramMinimumReaders + 88
+    static let readers = CounterPolicy.histogramMinimumReaders + 88
     static let starts = [0, 0.25, 1.0 / 3, 0.5005, 0.9]
 
     /// Reader k's depth is k / readers: a few readers fall in each 1/1000 bin.

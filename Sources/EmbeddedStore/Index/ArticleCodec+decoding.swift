@@ -113,7 +113,7 @@ extension ArticleCodec {
 
         var lowest: (progress: [Double], seenDepth: [Double])?
         // Least values come exactly with the histograms, which come with enough readers.
-        guard (flags & 1 != 0) == (readers > ArticleCounters.histogramMinimumReaders) else {
+        guard (flags & 1 != 0) == (readers > CounterPolicy.histogramMinimumReaders) else {
             throw damaged("its histograms do not match its readers")
         }
         if flags & 1 != 0 {

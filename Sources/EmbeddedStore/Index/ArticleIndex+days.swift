@@ -25,7 +25,7 @@ extension ArticleIndex {
     /// The statistics `query` asks for (every segment's) when its range holds one day of the
     /// article: from the day's counters when they answer, as ``ArticleCounters/statistics(answering:)``
     /// does for all time; with `folding`, else by folding the day's listed records, exactly,
-    /// for a day that has no histograms (up to ``DayCounters/histogramMinimumReaderDays``
+    /// for a day that has no histograms (up to ``CounterPolicy/dayHistogramMinimumReaderDays``
     /// records: not under the index's lock). `nil` when the article's readers must be folded.
     func dayStatistics(answering query: StatisticsQuery, folding: Bool) -> ArticleStatistics? {
         switch daySpan(query.days) {

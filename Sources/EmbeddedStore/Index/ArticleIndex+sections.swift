@@ -16,7 +16,7 @@ extension ArticleIndex {
             return SectionStatistics.compute(
                 map: [], readers: counters.readers, readersAtOrAbove: { _ in 0 }, attentionMs: attention)
         }
-        guard counters.readers > ArticleCounters.histogramMinimumReaders, let histograms = counters.histograms
+        guard counters.readers > CounterPolicy.histogramMinimumReaders, let histograms = counters.histograms
         else { return nil }
         let atOrAbove = histograms.seenDepth.countsAtOrAbove()
         return SectionStatistics.compute(

@@ -20,16 +20,16 @@ struct ArticleIndex: Sendable {
     private(set) var otherNext = ChunkedArray<Int32>()
     private(set) var otherHeads: [Int32: Int32] = [:]
     /// The all-time counters, with histograms once the article has more than
-    /// ``ArticleCounters/histogramMinimumReaders`` readers: below that, folding the readers is
+    /// ``CounterPolicy/histogramMinimumReaders`` readers: below that, folding the readers is
     /// as quick as reading 2 × 1001 bins and much smaller for the many articles that stay small.
     private(set) var counters = ArticleCounters()
     /// The all-time counters of each device class's reader-days, once the article has more than
-    /// ``DeviceCounters/minimumReaders`` readers.
+    /// ``CounterPolicy/segmentCountersFrom`` readers.
     private(set) var deviceCounters: DeviceCounters?
     /// The counters of each UTC day's reader-day records, once the article has more than
     /// ``dayCountersFrom`` readers: a range of one day answers from them.
     private(set) var dayCounters: DayCounters?
-    /// Readers past which the article keeps ``dayCounters`` (``DayCounters/minimumReaders``
+    /// Readers past which the article keeps ``dayCounters`` (``CounterPolicy/dayCountersFrom``
     /// unless the store's options say otherwise).
     private(set) var dayCountersFrom: Int
     /// The latest section map and the attention by day, kept by article (restored beside the
@@ -40,7 +40,7 @@ struct ArticleIndex: Sendable {
 
     /// An article without readers. Its versions start after `version`, so that an answer kept
     /// for an erased article of the same name never passes for one of this one.
-    init(name: String, version: UInt64 = 0, dayCountersFrom: Int = DayCounters.minimumReaders) {
+    init(name: String, version: UInt64 = 0, dayCountersFrom: Int = CounterPolicy.embedded.dayCountersFrom) {
         self.name = name
         self.version = version
         self.dayCountersFrom = dayCountersFrom
@@ -110,7 +110,7 @@ struct ArticleIndex: Sendable {
         if counters.move(from: before, to: after) {
             counters.histograms = DepthHistograms { body in forEachReader(in: .allTime) { body($1) } }
         }
-        if isNew && deviceCounters == nil && names.count == DeviceCounters.minimumReaders + 1 {
+        if isNew && deviceCounters == nil && names.count == CounterPolicy.embedded.segmentCountersFrom + 1 {
             deviceCounters = DeviceCounters(self)
         } else if deviceCounters != nil {
             if let byDeviceBefore {
@@ -255,15 +255,15 @@ extension ArticleIndex {
         self.otherDays = otherDays
         self.otherNext = otherNext
         self.otherHeads = otherHeads
-        dayCountersFrom = DayCounters.minimumReaders
+        dayCountersFrom = CounterPolicy.embedded.dayCountersFrom
         counters = recounted(lowest: lowest)
-        if names.count > DeviceCounters.minimumReaders { deviceCounters = DeviceCounters(self) }
+        if names.count > CounterPolicy.embedded.segmentCountersFrom { deviceCounters = DeviceCounters(self) }
         if names.count > dayCountersFrom { dayCounters = DayCounters(self) }
     }
 
     /// The counters of the records, from each reader's all-time figures.
     private func recounted(lowest: (progress: [Double], seenDepth: [Double])?) -> ArticleCounters {
-        var counters = ArticleCounters(keepsHistograms: names.count > ArticleCounters.histogramMinimumReaders)
+        var counters = ArticleCounters(keepsHistograms: names.count > CounterPolicy.histogramMinimumReaders)
         forEachReader(in: .allTime) { _, allTime in counters.move(from: nil, to: allTime) }
         if let lowest {
             counters.histograms?.progress.lower(toward: lowest.progress)

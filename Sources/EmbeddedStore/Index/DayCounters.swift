@@ -6,12 +6,11 @@ import ProgressStore
 /// readers exactly, and a record only grows as events fold in: the counters move it from what
 /// it held to what it holds, as the all-time ones move a reader.
 ///
-/// An article keeps them from ``minimumReaders`` readers on: below, folding every reader takes
-/// a few milliseconds at most. A day keeps histograms (24 KB) only past
-/// ``histogramMinimumReaderDays`` reader-days; until then it lists its records (about a byte
-/// each, see ``RecordList``), and a query over it folds those alone, exactly. So a day costs at
-/// most about a seventh of its records' own memory, and the many small days of a long tail
-/// stay small.
+/// An article keeps them from ``CounterPolicy/dayCountersFrom`` readers on. A day keeps
+/// histograms (24 KB) only past ``CounterPolicy/dayHistogramMinimumReaderDays`` reader-days;
+/// until then it lists its records (about a byte each, see ``RecordList``), and a query over it
+/// folds those alone, exactly. So a day costs at most about a seventh of its records' own
+/// memory, and the many small days of a long tail stay small.
 struct DayCounters: Sendable {
     /// A day's counters, and its records while it has no histograms.
     struct Day: Sendable {
@@ -19,14 +18,6 @@ struct DayCounters: Sendable {
         /// Record references: `r >= 0` is first-day record `r`, `r < 0` other-day record `~r`.
         var records = RecordList()
     }
-
-    /// Readers past which an article keeps counters by day: folding 65,536 readers takes some
-    /// 7 ms, and the records' lists (a byte a reader-day) stay off the many middling articles.
-    static let minimumReaders = 65_536
-
-    /// Reader-days past which a day keeps histograms: folding 4,096 records answers in well under
-    /// a millisecond, and their 24 KB are then a tenth of the records'.
-    static let histogramMinimumReaderDays = 4_096
 
     /// The days with records, in no order, and where each is in ``days``.
     private(set) var days: [Day] = []
@@ -70,7 +61,7 @@ struct DayCounters: Sendable {
         days[position].counters.move(from: nil, to: figures)
         guard !days[position].counters.keepsHistograms else { return false }
         days[position].records.append(reference)
-        return days[position].counters.readers > Self.histogramMinimumReaderDays
+        return days[position].counters.readers > CounterPolicy.embedded.dayHistogramMinimumReaderDays
     }
 
     /// Gives `day`, which has outgrown its list, histograms of the records listed, which are

@@ -4,9 +4,8 @@ import ProgressStore
 /// One article's all-time counters for each device class, over each reader's days of that class
 /// (docs/api.md, "Segments"), so that statistics filtered by device, and the segments by device,
 /// answer as the unfiltered ones do, without visiting a reader. An article keeps them from
-/// ``minimumReaders`` readers on, each class's histograms from its first reader (24 KB a class):
-/// below, folding the readers costs a few milliseconds at most, and the counters' memory would
-/// take a large share of a reader-day's 64 bytes (docs/performance.md).
+/// ``CounterPolicy/segmentCountersFrom`` readers on, each class's histograms from its first
+/// reader (24 KB a class).
 ///
 /// A reader-day changes class when an event that names one arrives after the day's width, or
 /// one with an earlier time: the class it left drops the reader's figures there and takes them
@@ -17,9 +16,6 @@ struct DeviceCounters: Sendable {
     /// By ``DeviceClass/number``.
     private var classes: [ArticleCounters]
     private var timesStale = [Bool](repeating: false, count: 4)
-
-    /// Readers past which an article keeps the counters.
-    static let minimumReaders = 16_384
 
     /// The counters of `article`'s readers, recounted.
     init(_ article: ArticleIndex) {

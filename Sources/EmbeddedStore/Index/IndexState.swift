@@ -33,7 +33,7 @@ struct IndexState {
     let dayCountersFrom: Int
 
     /// An empty index's state, keeping `sources`.
-    init(sources: SourceTable = SourceTable(), dayCountersFrom: Int = DayCounters.minimumReaders) {
+    init(sources: SourceTable = SourceTable(), dayCountersFrom: Int = CounterPolicy.embedded.dayCountersFrom) {
         self.sources = sources
         self.dayCountersFrom = dayCountersFrom
     }

@@ -40,9 +40,8 @@ extension MemoryIndex {
 }
 
 /// The listing's orders for all time and for the ranges asked for last, at most
-/// ``maximumRanges`` of them: the dashboard's presets (7, 30 and 90 days) and one more.
+/// ``CounterPolicy/keptListingRanges`` of them.
 struct ListingBook {
-    static let maximumRanges = 5
     /// Least recently listed first.
     private var kept: [ListingOrders] = []
 
@@ -55,10 +54,10 @@ struct ListingBook {
     }
 
     /// Keeps `orders` as the most recently listed, forgetting the least recently listed range
-    /// past ``maximumRanges`` (all time is kept whatever its turn).
+    /// past ``CounterPolicy/keptListingRanges`` (all time is kept whatever its turn).
     mutating func put(_ orders: ListingOrders) {
         kept.append(orders)
-        while kept.count(where: { $0.days != .allTime }) > Self.maximumRanges {
+        while kept.count(where: { $0.days != .allTime }) > CounterPolicy.keptListingRanges {
             kept.remove(at: kept.firstIndex { $0.days != .allTime }!)
         }
     }

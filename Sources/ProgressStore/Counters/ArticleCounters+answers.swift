@@ -1,11 +1,11 @@
 extension ArticleCounters {
     /// The statistics `query` asks for from the counters alone, when they can answer: the range
     /// spans the article's days, no engaged minimum applies, the threshold sits on a 1/1000 edge
-    /// and the article has more than ``histogramMinimumReaders`` readers. `nil` when the readers
+    /// and the article has more than ``CounterPolicy/histogramMinimumReaders`` readers. `nil` when the readers
     /// must be folded (``ArticleStatistics/compute(readers:query:)``). Quantiles are their bin's
     /// least value held, at most 0.001 low.
     package func statistics(answering query: StatisticsQuery) -> ArticleStatistics? {
-        guard readers > Self.histogramMinimumReaders, query.minEngagedSeconds == 0, spans(query.days),
+        guard readers > CounterPolicy.histogramMinimumReaders, query.minEngagedSeconds == 0, spans(query.days),
             let histograms, let edge = DepthHistogram.edge(of: query.threshold)
         else { return nil }
         return ArticleStatistics.fromCounters(

@@ -16,12 +16,8 @@ package struct ArticleCounters: Sendable, Equatable {
     package var progressSum = DepthSum()
     /// Sum of every reader's maximum seen depth.
     package var seenSum = DepthSum()
-    /// The same depths in 1/1000 bins, when kept (see ``histogramMinimumReaders``).
+    /// The same depths in 1/1000 bins, when kept (see ``CounterPolicy/histogramMinimumReaders``).
     package var histograms: DepthHistograms?
-
-    /// Readers past which the statistics come from the counters (``statistics(answering:)``).
-    /// Below, folding the readers answers exactly, and about as fast as reading 2 × 1001 bins.
-    package static let histogramMinimumReaders = 512
 
     /// The counters of an article without readers; `keepsHistograms` starts its histograms.
     package init(keepsHistograms: Bool = false) {
@@ -30,7 +26,7 @@ package struct ArticleCounters: Sendable, Equatable {
 
     /// Moves one reader's all-time figures from `before` (nil for a new reader) to `after`, which
     /// is `before` with more figures folded in. Returns whether the histograms are due: there
-    /// are none, and more readers than ``histogramMinimumReaders`` (then the store sets them
+    /// are none, and more readers than ``CounterPolicy/histogramMinimumReaders`` (then the store sets them
     /// from its readers, with ``DepthHistograms/init(_:)``).
     @discardableResult
     package mutating func move(from before: ReaderFigures?, to after: ReaderFigures) -> Bool {
@@ -68,7 +64,7 @@ package struct ArticleCounters: Sendable, Equatable {
             seenSum.add(after.maxSeenDepth)
             histograms?.seenDepth.insert(after.maxSeenDepth)
         }
-        return readers > Self.histogramMinimumReaders && !keepsHistograms
+        return readers > CounterPolicy.histogramMinimumReaders && !keepsHistograms
     }
 
     /// Whether ``histograms`` are kept. Matching the case reads no payload, where
