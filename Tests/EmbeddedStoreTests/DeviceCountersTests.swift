@@ -29,7 +29,8 @@ struct DeviceCountersTests {
         }
         index.apply((0..<CounterPolicy.embedded.segmentCountersFrom + 100).map { event($0) })
         for _ in 0..<4 {
-            index.apply((0..<2_000).map { _ in event(next(CounterPolicy.embedded.segmentCountersFrom + 500)) })
+            index.apply(
+                (0..<2_000).map { _ in event(next(CounterPolicy.embedded.segmentCountersFrom + 500)) })
             let article = try #require(index.state.read { $0.article(named: "/c") })
             for device in DeviceClass.allCases {
                 for metric in ArticleStatistics.Metric.allCases {

@@ -33,7 +33,8 @@ struct IndexState {
     let dayCountersFrom: Int
 
     /// An empty index's state, keeping `sources`.
-    init(sources: SourceTable = SourceTable(), dayCountersFrom: Int = CounterPolicy.embedded.dayCountersFrom) {
+    init(sources: SourceTable = SourceTable(), dayCountersFrom: Int = CounterPolicy.embedded.dayCountersFrom)
+    {
         self.sources = sources
         self.dayCountersFrom = dayCountersFrom
     }

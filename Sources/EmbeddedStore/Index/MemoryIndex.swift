@@ -29,7 +29,10 @@ final class MemoryIndex: Sendable {
 
     /// An empty index, which keeps at most `sourceBound` sources (see ``SourceTable``) and
     /// counters by day for articles past `dayCountersFrom` readers (see ``DayCounters``).
-    init(sourceBound: Int = SourceTable.defaultBound, dayCountersFrom: Int = CounterPolicy.embedded.dayCountersFrom) {
+    init(
+        sourceBound: Int = SourceTable.defaultBound,
+        dayCountersFrom: Int = CounterPolicy.embedded.dayCountersFrom
+    ) {
         state = ReadWriteLocked(
             IndexState(sources: SourceTable(bound: sourceBound), dayCountersFrom: dayCountersFrom))
     }

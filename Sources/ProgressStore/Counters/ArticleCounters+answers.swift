@@ -5,7 +5,8 @@ extension ArticleCounters {
     /// must be folded (``ArticleStatistics/compute(readers:query:)``). Quantiles are their bin's
     /// least value held, at most 0.001 low.
     package func statistics(answering query: StatisticsQuery) -> ArticleStatistics? {
-        guard readers > CounterPolicy.histogramMinimumReaders, query.minEngagedSeconds == 0, spans(query.days),
+        guard readers > CounterPolicy.histogramMinimumReaders, query.minEngagedSeconds == 0,
+            spans(query.days),
             let histograms, let edge = DepthHistogram.edge(of: query.threshold)
         else { return nil }
         return ArticleStatistics.fromCounters(
