@@ -2,81 +2,21 @@ import Dispatch
 public import ProgressStore
 
 extension EmbeddedStore {
-    /// See ``ProgressStore/readers(of:in:segment:completion:)``; folded from the in-memory index
-    /// on the store's read queue. Readers come in the order of their ids' UTF-8 bytes.
-    public func readers(
-        of article: String, in days: DayRange, segment: SegmentFilter,
-        completion: @escaping @Sendable (Result<[ReaderSummary]?, StoreError>) -> Void
+    /// See ``ProgressStore/read(_:completion:)``: at once on the calling thread from the index's
+    /// counters, in microseconds whatever the article's size; what needs folding, on the
+    /// store's read queue over a snapshot of the article (see ``IndexReads``).
+    public func read<Answer: Sendable>(
+        _ plan: @escaping @Sendable (any StoreReads) throws(StoreError) -> Planned<Answer>,
+        completion: @escaping @Sendable (Result<Answer, StoreError>) -> Void
     ) {
         guard !isClosed else { return completion(.failure(.closed)) }
-        readQueue.async { [index] in
-            completion(.success(index.readers(of: article, in: days, segment: segment)))
-        }
-    }
-
-    /// See ``ProgressStore/listing(_:completion:)``: all time, on the calling thread (a page
-    /// costs what changed since the last one, whatever the number of articles); over a range,
-    /// which folds every article, on the store's read queue.
-    public func listing(
-        _ query: ListingQuery, completion: @escaping @Sendable (Result<ListingPage, StoreError>) -> Void
-    ) {
-        guard !isClosed else { return completion(.failure(.closed)) }
-        guard query.days == .allTime else {
-            readQueue.async { [index] in completion(.success(index.listing(query))) }
-            return
-        }
-        completion(.success(index.listing(query)))
-    }
-
-    /// See ``ProgressStore/sections(_:completion:)``: from the index's counters on the calling
-    /// thread when they answer (see ``ArticleIndex/sectionsFromCounters(_:)``), otherwise by
-    /// folding the article's readers on the store's read queue.
-    public func sections(
-        _ query: StatisticsQuery,
-        completion: @escaping @Sendable (Result<SectionStatistics?, StoreError>) -> Void
-    ) {
-        guard !isClosed else { return completion(.failure(.closed)) }
-        switch index.sections(query) {
-        case .answered(let sections):
-            completion(.success(sections))
-        case .fold(let article, let match):
-            readQueue.async { completion(.success(article.sectionsFolded(query, matching: match))) }
-        }
-    }
-
-    /// See ``ProgressStore/segments(_:completion:)``: by device over all of an article's days,
-    /// from the counters of each class on the calling thread (articles past
-    /// ``CounterPolicy/segmentCountersFrom`` readers keep them); the rest by folding the
-    /// article's reader-days on the store's read queue.
-    public func segments(
-        _ query: SegmentsQuery,
-        completion: @escaping @Sendable (Result<SegmentStatistics?, StoreError>) -> Void
-    ) {
-        guard !isClosed else { return completion(.failure(.closed)) }
-        switch index.segments(query) {
-        case .answered(let segments):
-            completion(.success(segments))
-        case .fold(let article, let match, let sources):
-            readQueue.async {
-                completion(.success(article.segmentsFolded(query, matching: match, sources: sources)))
+        switch Result(catching: { () throws(StoreError) in try index.quickly(plan) }) {
+        case .success(.answered(let answer)): completion(.success(answer))
+        case .failure(let error): completion(.failure(error))
+        case .success(.fold):
+            readQueue.async { [index] in
+                completion(Result { () throws(StoreError) in try index.now(plan) })
             }
-        }
-    }
-
-    /// See ``ProgressStore/statistics(_:completion:)``: what the index's counters answer (the
-    /// article's, or its device class's under a device filter), on the calling thread in
-    /// microseconds whatever the article's size; the rest by folding the article's readers on
-    /// the store's read queue.
-    public func statistics(
-        _ query: StatisticsQuery,
-        completion: @escaping @Sendable (Result<ArticleStatistics?, StoreError>) -> Void
-    ) {
-        guard !isClosed else { return completion(.failure(.closed)) }
-        switch index.statistics(query) {
-        case .answered(let statistics):
-            completion(.success(statistics))
-        case .fold(let article, let match):
-            readQueue.async { completion(.success(article.statistics(query, matching: match))) }
         }
     }
 

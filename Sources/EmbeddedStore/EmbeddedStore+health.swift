@@ -1,17 +1,19 @@
 import Foundation
-import ProgressStore
+public import ProgressStore
 
 /// What the store tells `/healthz` and `/metrics`: whether it takes writes, why checkpoints fail,
 /// how far the journal and the checkpoints are, and its size on disk.
 extension EmbeddedStore {
-    /// Whether the last journal write succeeded. It turns false when an append fails (disk
-    /// full, I/O error) and true again at the next successful write — of an append or of a
-    /// ``probe(completion:)``.
-    public var isWritable: Bool {
-        writable.current && !closed.current
+    /// Writable while the last journal write succeeded: false when an append fails (disk full,
+    /// I/O error) and true again at the next successful write — of an append or of a
+    /// ``probe(completion:)``. Its problem: why checkpoints fail, while they do.
+    public var health: StoreHealth {
+        StoreHealth(
+            isWritable: writable.current && !closed.current,
+            problem: checkpointer.failure.current.map { "checkpoint failing: \($0)" })
     }
 
-    /// Writes an empty journal entry and reports whether it took, updating ``isWritable``. For
+    /// Writes an empty journal entry and reports whether it took, updating ``health``. For
     /// `/healthz` when no events arrive: otherwise a store that failed once would stay
     /// "unwritable" until the next append, which a load balancer that has taken the node out of
     /// service would never send. It shows that a small write succeeds, not that there is room
@@ -23,11 +25,6 @@ extension EmbeddedStore {
     var committedSeqValue: Int64 { journal.upcomingSeq - 1 }
     var checkpointSeq: Int64 { checkpointer.foldedSeq }
     var checkpointFailing: Bool { checkpointer.failure.current != nil }
-
-    /// See ``ProgressStore/healthProblem``: why checkpoints fail, while they do.
-    public var healthProblem: String? {
-        checkpointer.failure.current.map { "checkpoint failing: \($0)" }
-    }
 
     /// Whether ``close()`` has begun.
     var isClosed: Bool { closed.current }

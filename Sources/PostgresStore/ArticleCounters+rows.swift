@@ -4,7 +4,7 @@ import ProgressStore
 /// are answered from, kept up to date by folding. The histograms are always kept here, whatever
 /// the article's size.
 extension ArticleCounters {
-    /// The columns `SELECT` names in ``columns``, or in ``columns(of:)`` with `metric` (whose
+    /// The columns `SELECT` names in ``columns``, or in ``columns(of:table:)`` with `metric` (whose
     /// other histogram is left empty), from `row` of `result`.
     init(_ result: PGResult, row: Int, from column: Int, only metric: ArticleStatistics.Metric? = nil)
         throws(StoreError)
@@ -34,10 +34,13 @@ extension ArticleCounters {
         "readers, unscrollable, events, engaged_ms, first_ms, last_ms, progress_units, seen_units, "
         + "progress_bins, seen_bins"
 
-    /// ``columns`` with the sums as text and only `metric`'s histogram, for a binary result.
-    static func columns(of metric: ArticleStatistics.Metric) -> String {
-        "readers, unscrollable, events, engaged_ms, first_ms, last_ms, progress_units::text, seen_units::text, "
-            + (metric == .progress ? "progress_bins, NULL" : "NULL, seen_bins")
+    /// ``columns`` with the sums as text and only `metric`'s histogram, for a binary result; of
+    /// the table named `table`, when given.
+    static func columns(of metric: ArticleStatistics.Metric, table: String? = nil) -> String {
+        let t = table.map { $0 + "." } ?? ""
+        return "\(t)readers, \(t)unscrollable, \(t)events, \(t)engaged_ms, \(t)first_ms, \(t)last_ms, "
+            + "\(t)progress_units::text, \(t)seen_units::text, "
+            + (metric == .progress ? "\(t)progress_bins, NULL" : "NULL, \(t)seen_bins")
     }
 
     /// 1001 little-endian 32-bit counts.

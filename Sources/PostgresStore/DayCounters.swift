@@ -35,14 +35,10 @@ enum DayCounting {
     }
 
     /// What the day counters say of `days` for `article`: no row in range, or rows on one day
-    /// (with its counters); `nil` when the article keeps none or the range holds several days.
-    enum Span {
-        case noDay
-        case oneDay(ArticleCounters)
-    }
-
+    /// (with its counters, whose histograms answer, or whose readers are folded from the day's
+    /// rows like any range's); `nil` when the article keeps none or the range holds several days.
     static func span(of article: String, in days: DayRange, on connection: PGConnection) throws(StoreError)
-        -> Span?
+        -> AnswerCascade.DaySpan?
     {
         let rows = try connection.execute(
             """
@@ -51,7 +47,7 @@ enum DayCounting {
             """,
             [.text(article), .int(Int64(days.from ?? Int32.min)), .int(Int64(days.to ?? Int32.max))])
         switch rows.rowCount {
-        case 1: return .oneDay(try ArticleCounters(rows, row: 0, from: 0))
+        case 1: return .oneDay(try ArticleCounters(rows, row: 0, from: 0), records: nil)
         case 0: return try keeping(of: [article], on: connection).isEmpty ? nil : .noDay
         default: return nil
         }

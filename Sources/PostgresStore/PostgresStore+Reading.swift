@@ -3,9 +3,22 @@ public import ProgressStore
 import Synchronization
 
 extension PostgresStore {
+    /// See ``ProgressStore/read(_:completion:)``: on the read queue, over a connection that has
+    /// folded what the log holds (``ConnectionReads``), where every read may fold.
+    public func read<Answer: Sendable>(
+        _ plan: @escaping @Sendable (any StoreReads) throws(StoreError) -> Planned<Answer>,
+        completion: @escaping @Sendable (Result<Answer, StoreError>) -> Void
+    ) {
+        let nowMs = options.clock()
+        withConnection(
+            { (connection) throws(StoreError) -> Answer in
+                try plan(ConnectionReads(connection: connection, nowMs: nowMs)).folded()
+            }, completion: completion)
+    }
+
     /// Runs `body` on the read queue with a connection, after folding what the log holds (so
     /// that the read sees every event acknowledged before it began, on any node).
-    func read<Value: Sendable>(
+    func withConnection<Value: Sendable>(
         fresh: Bool = true, _ body: @escaping @Sendable (PGConnection) throws(StoreError) -> Value,
         completion: @escaping @Sendable (Result<Value, StoreError>) -> Void
     ) {
@@ -47,56 +60,6 @@ extension PostgresStore {
         }
     }
 
-    public func readers(
-        of article: String, in days: DayRange, segment: SegmentFilter,
-        completion: @escaping @Sendable (Result<[ReaderSummary]?, StoreError>) -> Void
-    ) {
-        read(
-            { (connection) throws(StoreError) in
-                try Self.readers(of: article, in: days, segment: segment, on: connection)
-            }, completion: completion)
-    }
-
-    public func statistics(
-        _ query: StatisticsQuery,
-        completion: @escaping @Sendable (Result<ArticleStatistics?, StoreError>) -> Void
-    ) {
-        read(
-            { (connection) throws(StoreError) -> ArticleStatistics? in
-                guard query.segment.isAll else { return try Self.segmentStatistics(query, on: connection) }
-                let rows = try connection.execute(
-                    "SELECT \(ArticleCounters.columns) FROM rp_articles WHERE article = $1",
-                    [.text(query.article)])
-                guard rows.rowCount == 1 else { return nil }
-                // Counters answer large articles in one row whatever their size, and a range of
-                // one of their days from that day's; small ones are folded, exactly.
-                let counters = try ArticleCounters(rows, row: 0, from: 0)
-                if let answered = counters.statistics(answering: query) { return answered }
-                // A day of an article of 512 readers or fewer has too few for its counters to
-                // answer: the fold is as quick as looking.
-                if counters.readers > CounterPolicy.histogramMinimumReaders {
-                    switch try DayCounting.span(of: query.article, in: query.days, on: connection) {
-                    case .noDay: return ArticleStatistics.compute(readers: [ReaderFigures](), query: query)
-                    case .oneDay(let day):
-                        if let answered = day.statistics(answering: query) { return answered }
-                    case nil: break
-                    }
-                }
-                let readers = try Self.readers(of: query.article, in: query.days, on: connection) ?? []
-                return ArticleStatistics.compute(readers: readers, query: query)
-            }, completion: completion)
-    }
-
-    public func listing(
-        _ query: ListingQuery, completion: @escaping @Sendable (Result<ListingPage, StoreError>) -> Void
-    ) {
-        let nowMs = options.clock()
-        read(
-            { (connection) throws(StoreError) -> ListingPage in
-                try ListingRanges.page(query, nowMs: nowMs, on: connection)
-            }, completion: completion)
-    }
-
     /// The readers of `article` folded over those of `days` whose segment `segment` admits, in
     /// the byte order of their ids; nil for an article without events.
     static func readers(
@@ -131,7 +94,7 @@ extension PostgresStore {
         if let known = salts[day] { return completion(.success(known)) }
         // Made ahead by ``start()`` and the folder: this is for another day, or a folder that
         // could not reach the database.
-        read(
+        withConnection(
             fresh: false,
             { [salts] (connection) throws(StoreError) -> DailySalt in
                 try Self.makeSalt(day: day, today: today, on: connection, into: salts)
@@ -142,7 +105,7 @@ extension PostgresStore {
         _ erasure: Erasure, completion: @escaping @Sendable (Result<ErasureCount, StoreError>) -> Void
     ) {
         let dayCountersFrom = options.dayCountersFrom
-        read(
+        withConnection(
             fresh: false,
             { (connection) throws(StoreError) -> ErasureCount in
                 try connection.transaction { () throws(StoreError) -> ErasureCount in

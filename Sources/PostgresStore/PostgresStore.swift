@@ -116,10 +116,12 @@ public final class PostgresStore: ProgressStore {
 
     var isClosed: Bool { flags.closed.load(ordering: .acquiring) }
 
-    public var isWritable: Bool { flags.writable.load(ordering: .relaxed) && !isClosed }
-
-    /// See ``ProgressStore/healthProblem``: why folding keeps failing, while it does.
-    public var healthProblem: String? { folder.failure.map { "folding the log failing: \($0)" } }
+    /// Writable while the last commit took; its problem: why folding keeps failing, while it does.
+    public var health: StoreHealth {
+        StoreHealth(
+            isWritable: flags.writable.load(ordering: .relaxed) && !isClosed,
+            problem: folder.failure.map { "folding the log failing: \($0)" })
+    }
 
     func markWritable(_ value: Bool) { flags.writable.store(value, ordering: .relaxed) }
 

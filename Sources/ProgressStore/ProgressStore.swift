@@ -23,46 +23,15 @@ public protocol ProgressStore: AnyObject, Sendable {
     func append(
         _ events: [EventRecord], completion: @escaping @Sendable (Result<AppendResult, StoreError>) -> Void)
 
-    /// The readers of `article` with their figures folded over those of `days` whose segment
-    /// `segment` admits (docs/api.md, "Segments"), in the byte order of their ids — a reader
-    /// with no such day is not among them — or `nil` when the article never had an event (in
-    /// any range).
-    func readers(
-        of article: String, in days: DayRange, segment: SegmentFilter,
-        completion: @escaping @Sendable (Result<[ReaderSummary]?, StoreError>) -> Void)
-
-    /// The figures of one article (docs/api.md, "Statistics"), or `nil` when it never had an
-    /// event. Equal to ``ArticleStatistics/compute(readers:metric:threshold:minEngagedSeconds:)``
-    /// over ``readers(of:in:segment:completion:)`` with `query.segment`, but for quantiles, which a store may answer from
-    /// histograms up to 0.001 low.
-    func statistics(
-        _ query: StatisticsQuery,
-        completion: @escaping @Sendable (Result<ArticleStatistics?, StoreError>) -> Void)
-
-    /// Where in `query.article` its readers stop and spend their time over `query.days` (docs/api.md,
-    /// "Sections and attention"), or `nil` when the article never had an event. Equal to
-    /// ``SectionStatistics/compute(map:readers:readersAtOrAbove:attentionMs:)`` over the latest
-    /// section map, the readers' maximum `seenDepth` in range (1 for an unscrollable reader) and
-    /// the attention summed over the range's days; `metric`, `threshold` and
-    /// `minEngagedSeconds` play no part. Under a segment filter the readers are the segment's
-    /// and there is no attention (it is kept by article and day, not by reader).
-    func sections(
-        _ query: StatisticsQuery,
-        completion: @escaping @Sendable (Result<SectionStatistics?, StoreError>) -> Void)
-
-    /// The readers of `query.statistics.article` split by segment (docs/api.md, "Segments of
-    /// one article"), or `nil` when the article never had an event. Equal to
-    /// ``SegmentStatistics/compute(readers:by:limit:query:)`` over the readers of each segment
-    /// present in range (``readers(of:in:segment:completion:)``), but for quantiles, which a
-    /// store may answer from histograms up to 0.001 low.
-    func segments(
-        _ query: SegmentsQuery,
-        completion: @escaping @Sendable (Result<SegmentStatistics?, StoreError>) -> Void)
-
-    /// One page of the listing (docs/api.md, "Every article"): the articles that ever had an
-    /// event, in `query.order`, from `query.offset`, at most `query.limit` of them.
-    func listing(
-        _ query: ListingQuery, completion: @escaping @Sendable (Result<ListingPage, StoreError>) -> Void)
+    /// Answers a question of the analytics (``Analytics``) from the store's reads: first where
+    /// the store answers at once — its counters at hand, the reads' ``StoreReads/mayFold``
+    /// false, possibly on the calling thread — and, when `plan` answers ``Planned/fold``, again
+    /// where reads may visit every reader (never answering ``Planned/fold`` there). Reads see
+    /// every event acknowledged before the call began, on any node. The statistics, segments,
+    /// sections, readers and listing of this protocol's extension go through here.
+    func read<Answer: Sendable>(
+        _ plan: @escaping @Sendable (any StoreReads) throws(StoreError) -> Planned<Answer>,
+        completion: @escaping @Sendable (Result<Answer, StoreError>) -> Void)
 
     /// The salt of `day` (a UTC day of the server's clock, today's when deriving ids): the one
     /// kept, or a new random one kept before it is handed out, so that every caller — after a
@@ -82,14 +51,12 @@ public protocol ProgressStore: AnyObject, Sendable {
     /// from it is kept). Answers computed at one version are reused while it holds.
     func version(of article: String) -> UInt64?
 
-    /// Whether the store accepts writes right now (drives `/healthz`), without waiting on I/O.
-    var isWritable: Bool { get }
+    /// Whether the store accepts writes right now, and why it is not wholly well while it still
+    /// takes them (a checkpoint that keeps failing, say), for `/healthz` — read without waiting
+    /// on I/O.
+    var health: StoreHealth { get }
 
-    /// Why the store is not wholly well while it still takes writes (a checkpoint that keeps
-    /// failing, say), for `/healthz` to name; `nil` when it is. Read without waiting on I/O.
-    var healthProblem: String? { get }
-
-    /// Tries a tiny write and reports whether it took, updating ``isWritable``. `/healthz` calls
+    /// Tries a tiny write and reports whether it took, updating ``health``. `/healthz` calls
     /// it while the store is unwritable, so that the store can recover without appends.
     func probe(completion: @escaping @Sendable (Bool) -> Void)
 
@@ -181,12 +148,15 @@ public struct AppendResult: Sendable, Equatable {
     }
 }
 
-extension ProgressStore {
-    /// The readers of `article` over `days`, every segment's.
-    public func readers(
-        of article: String, in days: DayRange,
-        completion: @escaping @Sendable (Result<[ReaderSummary]?, StoreError>) -> Void
-    ) {
-        readers(of: article, in: days, segment: .all, completion: completion)
+/// Whether a store takes writes, and what ails it meanwhile.
+public struct StoreHealth: Sendable, Equatable {
+    /// Whether the store accepts writes right now (drives `/healthz`).
+    public var isWritable: Bool
+    /// Why the store is not wholly well while it still takes writes; `nil` when it is.
+    public var problem: String?
+
+    public init(isWritable: Bool, problem: String? = nil) {
+        self.isWritable = isWritable
+        self.problem = problem
     }
 }

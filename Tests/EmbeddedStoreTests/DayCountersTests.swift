@@ -44,30 +44,43 @@ struct DayCountersTests {
         let article = try #require(index.state.read { $0.article(named: "/c") })
         let days = try #require(article.dayCounters)
         #expect(days.days.count == 2)
-        guard case .answered(let busy?) = index.statistics(Self.query(Self.busy)) else {
+        guard case .answered(let busy?) = try index.statistics(Self.query(Self.busy)) else {
             Issue.record("the busy day was not answered from its counters")
             return
         }
         #expect(busy.readers == CounterPolicy.embedded.segmentCountersFrom + 1)
-        guard case .fold = index.statistics(Self.query(Self.quiet)) else {
+        guard case .fold = try index.statistics(Self.query(Self.quiet)) else {
             Issue.record("the quiet day was answered under the lock")
             return
         }
-        let quiet = try #require(article.dayStatistics(answering: Self.query(Self.quiet), folding: true))
-        #expect(quiet.readers == 3_000)
+        // Folding anything but the quiet day's records fails the test.
+        let unfolded = { () -> [ReaderFigures] in
+            Issue.record("every reader was folded")
+            return []
+        }
+        func dayAnswer(_ query: StatisticsQuery) -> ArticleStatistics? {
+            AnswerCascade.statistics(
+                query, counters: article.counters, daySpan: { article.daySpan(query.days) }, folded: unfolded)
+        }
+        guard case .oneDay(_, let records?) = article.daySpan(Self.query(Self.quiet).days) else {
+            Issue.record("the quiet day does not list its records")
+            return
+        }
+        #expect(records().count == 3_000)
+        #expect(dayAnswer(Self.query(Self.quiet))?.readers == 3_000)
         // An engaged minimum: the busy day's histograms cannot answer it, its records can.
-        #expect(
-            article.dayStatistics(answering: Self.query(Self.busy, minEngagedSeconds: 1), folding: true)
-                == nil)
-        #expect(
-            article.dayStatistics(answering: Self.query(Self.quiet, minEngagedSeconds: 1), folding: true)
-                != nil)
+        guard case .oneDay(let busyDay, nil) = article.daySpan(Self.query(Self.busy).days) else {
+            Issue.record("the busy day lists its records")
+            return
+        }
+        #expect(busyDay.statistics(answering: Self.query(Self.busy, minEngagedSeconds: 1)) == nil)
+        #expect(dayAnswer(Self.query(Self.quiet, minEngagedSeconds: 1))?.readers == 3_000)
         // A range holding no day of the article, and one holding both.
         let none = StatisticsQuery(article: "/c", days: DayRange(from: Self.quiet + 1), threshold: 0.9)
-        #expect(article.dayStatistics(answering: none, folding: false)?.readers == 0)
+        #expect(try index.statistics(none).answer??.readers == 0)
         let both = StatisticsQuery(
             article: "/c", days: DayRange(from: Self.busy, to: Self.quiet), threshold: 0.9)
-        #expect(article.dayStatistics(answering: both, folding: true) == nil)
+        #expect(article.daySpan(both.days) == nil)
     }
 
     @Test("a restored article has the same day counters")

@@ -250,7 +250,7 @@ struct EmbeddedStoreSegmentsTests {
                 Self.event("r\(number)", width: devices[number % 3], progress: Double(number % 1000) / 1000)
             })
         let query = SegmentsQuery(statistics: StatisticsQuery(article: "/g", threshold: 0.5), by: .device)
-        guard case .answered = index.segments(query) else {
+        guard case .answered = try index.segments(query) else {
             Issue.record("the segments were folded")
             return
         }
@@ -260,15 +260,15 @@ struct EmbeddedStoreSegmentsTests {
         let article = try #require(index.state.read { $0.article(named: "/g") })
         for device in DeviceClass.allCases {
             let query = StatisticsQuery(article: "/g", threshold: 0.5, segment: SegmentFilter(device: device))
-            if device != .tablet, case .fold = index.statistics(query) {
+            if device != .tablet, case .fold = try index.statistics(query) {
                 Issue.record("\(device) was folded")
             }
             let match = index.state.read { $0.match(query.segment) }
             let folded = ArticleStatistics.compute(
                 readers: article.figures(in: .allTime, matching: match), query: query)
-            #expect(agreeWithFold(index.statisticsNow(query), folded), "\(device)")
+            #expect(agreeWithFold(try index.statisticsNow(query), folded), "\(device)")
         }
-        let answered = index.segmentsNow(query)
+        let answered = try index.segmentsNow(query)
         let groups = article.figuresBySegment(in: .allTime, matching: .all, by: .device)
         let folded = SegmentStatistics.compute(
             figures: Dictionary(

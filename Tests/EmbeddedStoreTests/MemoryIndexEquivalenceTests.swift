@@ -120,7 +120,7 @@ struct MemoryIndexEquivalenceTests {
                     for threshold in [0.9, 0, 1, 0.29, 0.123, 0.1234, 0.9000001] {
                         for minimum in [0, 1.5] {
                             let got = try #require(
-                                index.statistics(
+                                try index.statistics(
                                     of: article, in: days, metric: metric, threshold: threshold,
                                     minEngagedSeconds: minimum))
                             let want = ArticleStatistics.compute(
@@ -167,10 +167,15 @@ struct MemoryIndexEquivalenceTests {
             Thread {
                 defer { group.leave() }
                 while !done.load(ordering: .acquiring) {
-                    guard
-                        let s = index.statistics(
+                    let read = Result { () throws(StoreError) in
+                        try index.statistics(
                             of: "/c", in: .allTime, metric: .progress, threshold: 0.9, minEngagedSeconds: 0)
-                    else { continue }
+                    }
+                    guard case .success(let answer) = read else {
+                        inconsistent.add(1, ordering: .relaxed)
+                        continue
+                    }
+                    guard let s = answer else { continue }
                     // Each commit adds ten new readers at depth 0.5 with one second each.
                     let whole =
                         s.events % Int64(batchSize) == 0 && s.readers == Int(s.events)

@@ -130,7 +130,7 @@ extension MemoryIndex {
 func expectSameAnswers(
     _ got: MemoryIndex, _ want: MemoryIndex, articles: [String],
     sourceLocation: SourceLocation = #_sourceLocation
-) {
+) throws {
     let day = Int32(RandomIndexLoad.baseDay)
     let ranges = [
         DayRange.allTime, DayRange(from: day + 2, to: day + 5), DayRange(to: day + 3),
@@ -154,8 +154,8 @@ func expectSameAnswers(
             for metric in [ArticleStatistics.Metric.progress, .seenDepth] {
                 for threshold in [0.9, 0.5, 0.29, 0.1234] {
                     for minimum in [0, 2.5] {
-                        let answers = [got, want].map {
-                            $0.statistics(
+                        let answers = try [got, want].map {
+                            try $0.statistics(
                                 of: article, in: days, metric: metric, threshold: threshold,
                                 minEngagedSeconds: minimum)
                         }
@@ -186,7 +186,7 @@ struct MemoryIndexSnapshotTests {
         let original = load.index()
         let restored = try original.roundTripped()
         let articles = RandomIndexLoad.articles + ["/missing"]
-        expectSameAnswers(restored, original, articles: articles)
+        try expectSameAnswers(restored, original, articles: articles)
         // Encoding the restored index gives the same bytes: nothing was lost or reordered.
         for (article, _) in original.articleVersions() {
             #expect(
@@ -199,7 +199,7 @@ struct MemoryIndexSnapshotTests {
             original.apply(more)
             restored.apply(more)
         }
-        expectSameAnswers(restored, original, articles: articles)
+        try expectSameAnswers(restored, original, articles: articles)
     }
 
     @Test("versions: kept through a snapshot, moved by every later fold; unknown articles give nil")
@@ -262,7 +262,7 @@ struct MemoryIndexSnapshotTests {
             }
         }
         #expect(failures.load(ordering: .relaxed) == 0)
-        expectSameAnswers(restored, original, articles: RandomIndexLoad.articles)
+        try expectSameAnswers(restored, original, articles: RandomIndexLoad.articles)
     }
 
     @Test("snapshots taken while the writer applies are each one whole commit, stamped with its mark")

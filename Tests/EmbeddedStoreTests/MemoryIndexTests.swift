@@ -40,7 +40,7 @@ struct MemoryIndexTests {
         let index = MemoryIndex()
         index.apply(fiveReaders(copies: copies))
         let stats = try #require(
-            index.statistics(
+            try index.statistics(
                 of: "/five", in: .allTime, metric: .progress, threshold: 0.9, minEngagedSeconds: 0))
         #expect(stats.readers == 5 * copies)
         #expect(stats.unscrollableReaders == copies)
@@ -65,7 +65,7 @@ struct MemoryIndexTests {
         let index = MemoryIndex()
         index.apply(fiveReaders(copies: copies))
         let stats = try #require(
-            index.statistics(
+            try index.statistics(
                 of: "/five", in: .allTime, metric: .seenDepth, threshold: 0.9, minEngagedSeconds: 0))
         #expect(stats.unscrollableReaders == copies)
         #expect(stats.counted == 5 * copies)
@@ -84,15 +84,15 @@ struct MemoryIndexTests {
         let index = MemoryIndex()
         index.apply(fiveReaders(copies: copies))
         let offEdge = try #require(
-            index.statistics(
+            try index.statistics(
                 of: "/five", in: .allTime, metric: .progress, threshold: 0.8999, minEngagedSeconds: 0))
         #expect(offEdge.completed == 2 * copies)  // 0.9 ≥ 0.8999
         let engaged = try #require(
-            index.statistics(
+            try index.statistics(
                 of: "/five", in: .allTime, metric: .progress, threshold: 0.9, minEngagedSeconds: 1.5))
         #expect(engaged.completed == copies)  // r3 has exactly 1.5 s; r4 none
         let late = try #require(
-            index.statistics(
+            try index.statistics(
                 of: "/five", in: .allTime, metric: .progress, threshold: 0.95, minEngagedSeconds: 0))
         #expect(late.completed == copies)  // only r4 (1)
     }
@@ -102,7 +102,7 @@ struct MemoryIndexTests {
         let index = MemoryIndex()
         index.apply(fiveReaders(copies: 150))
         let stats = try #require(
-            index.statistics(
+            try index.statistics(
                 of: "/five", in: DayRange(from: 1), metric: .progress, threshold: 0.9, minEngagedSeconds: 0))
         #expect(
             stats
@@ -118,7 +118,8 @@ struct MemoryIndexTests {
         index.apply((0..<others).map { event("/s", "o\($0)", progress: 0.5, seen: 0.5) })
         index.apply([event("/s", "late", at: 1_000, progress: 0.3, seen: 0.4, scrollable: false)])
         let before = try #require(
-            index.statistics(of: "/s", in: .allTime, metric: .progress, threshold: 0.9, minEngagedSeconds: 0))
+            try index.statistics(
+                of: "/s", in: .allTime, metric: .progress, threshold: 0.9, minEngagedSeconds: 0))
         #expect(before.unscrollableReaders == 1)
         #expect(before.counted == others)
         #expect(before.depthMean == 0.5)
@@ -126,7 +127,8 @@ struct MemoryIndexTests {
 
         index.apply([event("/s", "late", at: dayMs + 5, progress: 0.95, seen: 0.2, scrollable: true)])
         let after = try #require(
-            index.statistics(of: "/s", in: .allTime, metric: .progress, threshold: 0.9, minEngagedSeconds: 0))
+            try index.statistics(
+                of: "/s", in: .allTime, metric: .progress, threshold: 0.9, minEngagedSeconds: 0))
         #expect(after.unscrollableReaders == 0)
         #expect(after.counted == others + 1)
         #expect(after.completed == 1)
@@ -135,12 +137,13 @@ struct MemoryIndexTests {
         #expect(after.reach[95] == 1 / Double(others + 1))
         #expect(after.reach[96] == 0)
         let seen = try #require(
-            index.statistics(of: "/s", in: .allTime, metric: .seenDepth, threshold: 0.4, minEngagedSeconds: 0)
+            try index.statistics(
+                of: "/s", in: .allTime, metric: .seenDepth, threshold: 0.4, minEngagedSeconds: 0)
         )
         #expect(seen.completed == others + 1)  // late's seen depth stays 0.4
         // On day 0 alone the late reader still could not scroll.
         let dayZero = try #require(
-            index.statistics(
+            try index.statistics(
                 of: "/s", in: DayRange(from: 0, to: 0), metric: .progress, threshold: 0.9,
                 minEngagedSeconds: 0))
         #expect(dayZero.unscrollableReaders == 1)
@@ -154,7 +157,7 @@ struct MemoryIndexTests {
         func add(_ i: Int) { index.apply([event("/x", "r\(i)", seen: Double(i % 4 + 1) / 4)]) }
         func stats() throws -> ArticleStatistics {
             try #require(
-                index.statistics(
+                try index.statistics(
                     of: "/x", in: .allTime, metric: .seenDepth, threshold: 0.75, minEngagedSeconds: 0))
         }
         for i in 0..<512 { add(i) }

@@ -34,8 +34,8 @@ extension MemoryIndex {
     func statistics(
         of article: String, in days: DayRange, metric: ArticleStatistics.Metric, threshold: Double,
         minEngagedSeconds: Double
-    ) -> ArticleStatistics? {
-        statisticsNow(
+    ) throws(StoreError) -> ArticleStatistics? {
+        try statisticsNow(
             StatisticsQuery(
                 article: article, days: days, metric: metric, threshold: threshold,
                 minEngagedSeconds: minEngagedSeconds))

@@ -20,12 +20,18 @@ package final class StandaloneIndex: Sendable {
 
     /// The figures the stats route answers, folded on this thread when counters cannot answer.
     package func statistics(_ query: StatisticsQuery) -> ArticleStatistics? {
-        index.statisticsNow(query)
+        measured { () throws(StoreError) in try index.statisticsNow(query) }
     }
 
     /// The segments the segments route answers, folded on this thread when counters cannot answer.
     package func segments(_ query: SegmentsQuery) -> SegmentStatistics? {
-        index.segmentsNow(query)
+        measured { () throws(StoreError) in try index.segmentsNow(query) }
+    }
+
+    /// What `read` answers: the index's reads fail only where a store's own would, and a
+    /// measurement of a failed read would mislead, so a failure stops the bench.
+    private func measured<Answer>(_ read: () throws(StoreError) -> Answer) -> Answer {
+        do { return try read() } catch { preconditionFailure("the index's reads failed: \(error)") }
     }
 
     package func listing(_ query: ListingQuery) -> ListingPage {

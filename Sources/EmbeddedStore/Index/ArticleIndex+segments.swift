@@ -152,31 +152,6 @@ extension ArticleIndex {
         return byDevice
     }
 
-    /// The statistics of `query`, whose segment is `match`: from the counters of the filter's
-    /// device class when they answer, otherwise by folding the readers.
-    func statistics(_ query: StatisticsQuery, matching match: SegmentMatch) -> ArticleStatistics {
-        if match.isAll { return statistics(query) }
-        return statisticsFromCounters(query, matching: match, scanning: true)
-            ?? ArticleStatistics.compute(readers: figures(in: query.days, matching: match), query: query)
-    }
-
-    /// The statistics of `query` from the counters of one device class, when it filters by
-    /// device alone and they answer (see ``DeviceCounters/statistics(of:answering:spanned:scan:)``);
-    /// `scanning`: the class's times are found by a scan of the records if need be (a few ms for
-    /// a million: not under the index's lock).
-    func statisticsFromCounters(
-        _ query: StatisticsQuery, matching match: SegmentMatch, scanning: Bool = false
-    )
-        -> ArticleStatistics?
-    {
-        guard let device = match.device, match.source == nil, !match.isNone, let deviceCounters else {
-            return nil
-        }
-        return deviceCounters.statistics(
-            of: device, answering: query, spanned: counters.spans(query.days),
-            scan: scanning ? { self.timeSpan(of: $0) } : nil)
-    }
-
     /// The earliest and latest event time of `device`'s reader-days.
     func timeSpan(of device: DeviceClass) -> (first: Int64?, last: Int64?) {
         var first: Int64?
@@ -189,50 +164,5 @@ extension ArticleIndex {
             }
         }
         return (first, last)
-    }
-
-    /// The segments of `query` from the device counters, when it asks for devices over all
-    /// of the article's days and they answer; `scanning` as for ``statisticsFromCounters(_:matching:scanning:)``.
-    func segmentsFromCounters(_ query: SegmentsQuery, scanning: Bool = false) -> SegmentStatistics? {
-        guard query.by == .device, query.statistics.segment.isAll, let deviceCounters else { return nil }
-        var segments: [SegmentStatistics.Segment] = []
-        for device in DeviceClass.allCases where deviceCounters.readers(of: device) > 0 {
-            guard
-                let statistics = deviceCounters.statistics(
-                    of: device, answering: query.statistics, spanned: counters.spans(query.statistics.days),
-                    scan: scanning ? { self.timeSpan(of: $0) } : nil)
-            else { return nil }
-            segments.append(SegmentStatistics.Segment(name: device.rawValue, statistics: statistics))
-        }
-        return SegmentStatistics(segments: SegmentStatistics.ranked(segments), other: nil)
-    }
-
-    /// The segments of `query`, whose filter is `match`, by folding the readers; `sources`
-    /// names the source ids.
-    func segmentsFolded(_ query: SegmentsQuery, matching match: SegmentMatch, sources: SourceTable)
-        -> SegmentStatistics
-    {
-        if match.isAll, let answered = segmentsFromCounters(query, scanning: true) { return answered }
-        let groups = figuresBySegment(
-            in: query.statistics.days, matching: match, by: query.by, sourceCount: sources.count)
-        var named: [String: [ReaderFigures]] = [:]
-        for (key, figures) in groups {
-            let name =
-                query.by == .device ? DeviceClass.numbered(key).rawValue : sources.name(of: UInt16(key))
-            named[name] = figures
-        }
-        return SegmentStatistics.compute(
-            figures: named, by: query.by, limit: query.limit, query: query.statistics)
-    }
-
-    /// The sections of `query` over the readers `match` admits, without attention (it is kept
-    /// by article and day, not by reader).
-    func sectionsFolded(_ query: StatisticsQuery, matching match: SegmentMatch) -> SectionStatistics {
-        if match.isAll { return sectionsFolded(query) }
-        let depths = figures(in: query.days, matching: match).map { $0.scrollable ? $0.maxSeenDepth : 1 }
-            .sorted()
-        return SectionStatistics.compute(
-            map: sections.map ?? [], readers: depths.count,
-            readersAtOrAbove: { SectionStatistics.countAtOrAbove($0, inSorted: depths) }, attentionMs: nil)
     }
 }

@@ -89,29 +89,17 @@ struct DeviceCounters: Sendable {
         classes[number].drop(figures)
     }
 
-    /// The all-time statistics of `device`'s reader-days that `query` asks for, when `spanned`
-    /// (its range holds every day of the article), no engaged minimum applies and the threshold
-    /// sits on a 1/1000 edge; else `nil`. When the class's earliest and latest times may not
-    /// hold, they are `scan`'s, and without it the answer is `nil`.
-    func statistics(
-        of device: DeviceClass, answering query: StatisticsQuery, spanned: Bool,
-        scan: ((DeviceClass) -> (first: Int64?, last: Int64?))? = nil
-    ) -> ArticleStatistics? {
-        let counters = classes[device.number]
-        guard spanned, query.minEngagedSeconds == 0, let edge = DepthHistogram.edge(of: query.threshold)
-        else { return nil }
-        // A class that never had a reader has no histograms: empty ones answer for it.
-        let histograms = counters.histograms ?? DepthHistograms()
-        var times = (first: counters.firstMs, last: counters.lastMs)
+    /// The all-time counters of `device`'s reader-days. When the class's earliest and latest
+    /// times may not hold, they are `scan`'s, and without it the answer is `nil`.
+    func counters(
+        of device: DeviceClass, scan: ((DeviceClass) -> (first: Int64?, last: Int64?))? = nil
+    ) -> ArticleCounters? {
+        var counters = classes[device.number]
         if timesStale[device.number] {
             guard let scan else { return nil }
-            times = scan(device)
+            (counters.firstMs, counters.lastMs) = scan(device)
         }
-        return ArticleStatistics.fromCounters(
-            readers: counters.readers, unscrollable: counters.unscrollable, events: counters.events,
-            engagedMs: counters.engagedMs, firstMs: times.first, lastMs: times.last,
-            histogram: histograms[query.metric],
-            depthSum: query.metric == .progress ? counters.progressSum : counters.seenSum, edge: edge)
+        return counters
     }
 
     /// Bytes held: the histograms' bins.

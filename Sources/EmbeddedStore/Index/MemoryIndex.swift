@@ -84,35 +84,6 @@ final class MemoryIndex: Sendable {
         }
     }
 
-    /// How the statistics `query` asks for are had: answered already from counters (see
-    /// ``ArticleIndex/countedStatistics(_:)``: in microseconds under the lock, whatever the
-    /// article's size), or by
-    /// folding a snapshot of the article's readers, which the caller does outside the lock
-    /// (see ``StatisticsWork/fold(_:)``).
-    ///
-    /// Equal to ``ArticleStatistics/compute(readers:query:)`` of ``readers(of:in:)``, except
-    /// that from counters `p25`, `median` and `p75` may be up to 0.001 low.
-    func statistics(_ query: StatisticsQuery) -> StatisticsWork {
-        state.read { state -> StatisticsWork in
-            guard let index = state.article(named: query.article) else { return .answered(nil) }
-            let match = state.match(query.segment)
-            let answered =
-                match.isAll
-                ? index.countedStatistics(query)
-                : index.statisticsFromCounters(query, matching: match)
-            if let answered { return .answered(answered) }
-            return .fold(index, match)
-        }
-    }
-
-    /// The statistics of `query` now, folding on this thread if need be.
-    func statisticsNow(_ query: StatisticsQuery) -> ArticleStatistics? {
-        switch statistics(query) {
-        case .answered(let statistics): statistics
-        case .fold(let article, let match): article.statistics(query, matching: match)
-        }
-    }
-
     /// A number that changes whenever any figure of `article` may have changed (`nil` for an
     /// unknown article): what an answer computed at one version stays right for.
     func version(of article: String) -> UInt64? {
@@ -130,12 +101,4 @@ final class MemoryIndex: Sendable {
     var footprint: Int {
         state.read { $0.articles.reduce(0) { $0 + $1.footprint } }
     }
-}
-
-/// Statistics answered, or an article to fold for them.
-enum StatisticsWork {
-    case answered(ArticleStatistics?)
-    /// A snapshot of the article, sharing its buffers: folding it needs no lock; and the
-    /// reader-days to fold.
-    case fold(ArticleIndex, SegmentMatch)
 }

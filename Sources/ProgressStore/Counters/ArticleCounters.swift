@@ -2,7 +2,7 @@
 /// default statistics and the listing never visit a reader. Both stores keep them — the embedded
 /// store in memory, PostgreSQL in `rp_articles` (whose columns are these fields) — and a reader
 /// changes them only through ``move(from:to:)`` and ``drop(_:)``.
-package struct ArticleCounters: Sendable, Equatable {
+public struct ArticleCounters: Sendable, Equatable {
     /// Readers with an event, the ones none of whose events was scrollable included.
     package var readers = 0
     /// Readers none of whose events was scrollable (left out of the progress figures).

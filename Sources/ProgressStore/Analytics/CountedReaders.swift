@@ -1,0 +1,82 @@
+/// Some of an article's readers counted by a store rather than handed over one by one — a
+/// segment's, or the segments past the listed ones taken together: ``ArticleCounters`` over
+/// them, whose histogram and depth sum by the query's metric are the ones filled, and how many
+/// of them completed at the query's threshold and engaged minimum, which the store counts
+/// exactly (histograms alone know it only for a threshold on a bin's edge and no minimum). An
+/// answer then costs bins, not readers; its quantiles are at most 0.001 low.
+public struct CountedReaders: Sendable, Equatable {
+    package var counters: ArticleCounters
+    package var metric: ArticleStatistics.Metric
+    package var completed: Int
+
+    /// None yet.
+    package init(metric: ArticleStatistics.Metric) {
+        counters = ArticleCounters(keepsHistograms: true)
+        self.metric = metric
+        completed = 0
+    }
+
+    /// The readers `counters` hold, as `query` counts them, when the counters answer it: `spanned`
+    /// (the range holds every day of theirs), no engaged minimum and a threshold on a bin's edge.
+    /// At any number of readers: a segment's histograms are kept from its first reader. `nil`
+    /// when the readers must be counted one by one.
+    package init?(_ counters: ArticleCounters, answering query: StatisticsQuery, spanned: Bool) {
+        guard spanned, query.minEngagedSeconds == 0, let edge = DepthHistogram.edge(of: query.threshold)
+        else { return nil }
+        self.counters = counters
+        if counters.histograms == nil { self.counters.histograms = DepthHistograms() }
+        metric = query.metric
+        completed = self.counters.histograms![query.metric].count(atOrAbove: edge)
+    }
+
+    /// The depths by ``metric`` in bins.
+    package var histogram: DepthHistogram {
+        counters.histograms?[metric] ?? DepthHistogram()
+    }
+
+    /// Adds `other`'s readers, as the segments past a limit go together.
+    package mutating func add(_ other: CountedReaders) {
+        counters.readers += other.counters.readers
+        counters.unscrollable += other.counters.unscrollable
+        counters.events += other.counters.events
+        counters.engagedMs += other.counters.engagedMs
+        counters.firstMs = [counters.firstMs, other.counters.firstMs].compactMap { $0 }.min()
+        counters.lastMs = [counters.lastMs, other.counters.lastMs].compactMap { $0 }.max()
+        add(bins: other.histogram.binCounts, units: other.depthSum.totalUnits, completedFrom: nil)
+        completed += other.completed
+    }
+
+    /// Adds readers of these depths: `bins` by ``metric``, their sum in ``DepthSum`` units; the
+    /// ones in bins `completedFrom`… count as completed (`nil`: the caller counts them).
+    package mutating func add(bins: [Int32], units: Int128, completedFrom edge: Int?) {
+        let held = histogram.binCounts
+        let merged = (0..<DepthHistogram.binCount).map { held[$0] + bins[$0] }
+        var histograms = counters.histograms ?? DepthHistograms()
+        if metric == .progress {
+            histograms.progress = DepthHistogram(binCounts: merged)
+            counters.progressSum = DepthSum(units: counters.progressSum.totalUnits + units)
+        } else {
+            histograms.seenDepth = DepthHistogram(binCounts: merged)
+            counters.seenSum = DepthSum(units: counters.seenSum.totalUnits + units)
+        }
+        counters.histograms = histograms
+        if let edge { completed += bins[edge...].reduce(0) { $0 + Int($1) } }
+    }
+
+    /// The depth sum by ``metric``.
+    package var depthSum: DepthSum {
+        metric == .progress ? counters.progressSum : counters.seenSum
+    }
+
+    /// Their statistics, as ``ArticleStatistics/compute(readers:query:)`` would have them but
+    /// for quantiles.
+    package var statistics: ArticleStatistics {
+        var answer = ArticleStatistics.fromCounters(
+            readers: counters.readers, unscrollable: counters.unscrollable, events: counters.events,
+            engagedMs: counters.engagedMs, firstMs: counters.firstMs, lastMs: counters.lastMs,
+            histogram: histogram, depthSum: depthSum, edge: 0)
+        answer.completed = completed
+        answer.rate = answer.counted > 0 ? Double(completed) / Double(answer.counted) : 0
+        return answer
+    }
+}
