@@ -18,7 +18,13 @@ public protocol HTTPResponder: Sendable {
     /// The answer for a request whose head the server refuses to frame (see ``RequestRefusal``).
     ///
     /// `request` carries what could be read of the method, path, query and headers, with an
-    /// empty body; the connection is closed afterwards. The default answers
-    /// ``RequestRefusal/response``.
+    /// empty body; the connection is closed afterwards. The default answers ``render(_:)``.
     func refuse(_ request: HTTPRequest, because refusal: RequestRefusal) -> HTTPResponse
+
+    /// An answer of the server's own in the responder's error format: the refusals of
+    /// ``refuse(_:because:)``, and those the server gives without asking
+    /// (``RequestRefusal/shuttingDown``, ``RequestRefusal/notBuilt``), rendered once when the
+    /// server is made, with no request at hand to count. The default writes the format of
+    /// docs/api.md ("Errors").
+    func render(_ refusal: RequestRefusal) -> HTTPResponse
 }

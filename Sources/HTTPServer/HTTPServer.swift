@@ -79,8 +79,9 @@ public final class HTTPServer: Sendable {
     /// already handed to the responder to be answered, then closes every connection.
     ///
     /// Answers sent while draining carry `Connection: close`. Requests the responder has not
-    /// answered in time get 503 `shutting_down` (JSON), with a second more to go out. Blocks
-    /// until done; calling it again does nothing.
+    /// answered in time get 503 `shutting_down` (``RequestRefusal/shuttingDown``, as the
+    /// responder renders it), with a second more to go out. Blocks until done; calling it again
+    /// does nothing.
     public func stop() {
         let running: OpaquePointer? = state.withLock { state in
             defer { state = .stopped }

@@ -1,19 +1,24 @@
-/// Why the server refuses a request whose head it will not frame: one that another HTTP
-/// implementation (a proxy in front) could read differently (see docs/proxies.md).
+/// An answer the server gives of its own accord, without its responder's
+/// ``HTTPResponder/respond(to:reply:)``: to a request whose head it will not frame, one that
+/// another HTTP implementation (a proxy in front) could read differently (see docs/proxies.md);
+/// to a request the responder did not answer before the server stopped; and instead of a
+/// response libmicrohttpd would not build.
 ///
-/// Found once the header block is complete, before the body is read; the request never reaches
-/// ``HTTPResponder/respond(to:reply:)``, and the connection is closed after the answer.
+/// A value, not a response: the responder renders it in its own error format
+/// (``HTTPResponder/render(_:)``), so that the server's answers read as the responder's do. The
+/// connection is closed after each.
 public struct RequestRefusal: Sendable, Equatable {
-    /// 400, or 501 for a transfer coding the server does not implement.
+    /// 400, 501 for a transfer coding the server does not implement, 503 while it stops, 500
+    /// for an answer it could not build.
     public var status: Int
-    /// `invalid_request`, or `unsupported_transfer_coding` with 501.
+    /// `invalid_request`, `unsupported_transfer_coding`, `shutting_down` or `internal_error`.
     public var code: String
     /// A sentence for the developer who sent the request.
     public var message: String
     /// The header field to blame, as the client spelled it; `nil` for the request line.
     public var field: String?
 
-    init(status: Int = 400, code: String = "invalid_request", message: String, field: String?) {
+    package init(status: Int = 400, code: String = "invalid_request", message: String, field: String? = nil) {
         self.status = status
         self.code = code
         self.message = message
@@ -24,36 +29,41 @@ public struct RequestRefusal: Sendable, Equatable {
         RequestRefusal(message: message, field: field)
     }
 
-    /// The answer in the API's error format, `{"error":{"code":…,"message":…,"field":…}}`.
-    public var response: HTTPResponse {
-        errorResponse(status: status, code: code, message: message, field: field)
-    }
-}
+    /// The answer to a request still unanswered when the server has waited long enough to stop.
+    package static let shuttingDown = RequestRefusal(
+        status: 503, code: "shutting_down", message: "the server is stopping and could not answer in time")
 
-/// An answer of the server's own in the API's error format (docs/api.md, "Errors").
-func errorResponse(status: Int, code: String, message: String, field: String? = nil) -> HTTPResponse {
-    var body = #"{"error":{"code":"#
-    appendJSONString(code, to: &body)
-    body += #","message":"#
-    appendJSONString(message, to: &body)
-    if let field {
-        body += #","field":"#
-        appendJSONString(field, to: &body)
-    }
-    body += "}}"
-    return HTTPResponse(
-        status: status,
-        headers: [
-            (name: "Content-Type", value: "application/json"),
-            (name: "Cache-Control", value: "no-store"),
-        ],
-        body: Array(body.utf8))
+    /// The answer instead of one libmicrohttpd refuses to build (a header field it will not
+    /// send, such as a value with a line break): sent without the field, it would look right.
+    package static let notBuilt = RequestRefusal(
+        status: 500, code: "internal_error", message: "the server could not build its answer")
 }
 
 extension HTTPResponder {
-    /// Answers with ``RequestRefusal/response``.
+    /// Answers with ``render(_:)``.
     public func refuse(_ request: HTTPRequest, because refusal: RequestRefusal) -> HTTPResponse {
-        refusal.response
+        render(refusal)
+    }
+
+    /// The error format of docs/api.md ("Errors"), `{"error":{"code":…,"message":…,"field":…}}`,
+    /// for a responder without one of its own (the benchmark's, the tests').
+    public func render(_ refusal: RequestRefusal) -> HTTPResponse {
+        var body = #"{"error":{"code":"#
+        appendJSONString(refusal.code, to: &body)
+        body += #","message":"#
+        appendJSONString(refusal.message, to: &body)
+        if let field = refusal.field {
+            body += #","field":"#
+            appendJSONString(field, to: &body)
+        }
+        body += "}}"
+        return HTTPResponse(
+            status: refusal.status,
+            headers: [
+                (name: "Content-Type", value: "application/json"),
+                (name: "Cache-Control", value: "no-store"),
+            ],
+            body: Array(body.utf8))
     }
 }
 

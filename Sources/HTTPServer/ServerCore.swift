@@ -29,12 +29,10 @@ final class ServerCore: Sendable {
     /// Requests inside ``dispatch(_:)``: between reaching the responder and being either
     /// answered or registered in ``pending``.
     let dispatching = Atomic<Int>(0)
-    static let unavailable = errorResponse(
-        status: 503, code: "shutting_down", message: "the server is stopping and could not answer in time")
-    /// The answer when libmicrohttpd refuses to build the one given (a header field it will not
-    /// send, such as a value with a line break): sent without the field, it would look right.
-    static let notBuilt = errorResponse(
-        status: 500, code: "internal_error", message: "the server could not build its answer")
+    /// The answer to requests the server gives up on while stopping, as the responder renders it.
+    let unavailable: HTTPResponse
+    /// The answer when libmicrohttpd refuses to build the one given.
+    let notBuilt: HTTPResponse
     let resumeGate = ResumeGate()
     /// Whether libmicrohttpd lays out a request's head as ``HeadLayout`` expects.
     let checksHeadLayout: Bool
@@ -43,6 +41,8 @@ final class ServerCore: Sendable {
     init(responder: any HTTPResponder, maxBodyBytes: Int, libraryVersion: String) {
         self.responder = responder
         self.maxBodyBytes = maxBodyBytes
+        unavailable = responder.render(.shuttingDown)
+        notBuilt = responder.render(.notBuilt)
         checksHeadLayout = HeadLayout.isKnown(version: libraryVersion)
     }
 
@@ -103,7 +103,7 @@ final class ServerCore: Sendable {
         }
         context.stage = .dispatched
         if refusing.load(ordering: .sequentiallyConsistent) {
-            context.deliver(Self.unavailable)
+            context.deliver(unavailable)
         } else {
             responder.respond(to: context.takeRequest()) { [context] response in context.deliver(response) }
         }
@@ -170,7 +170,7 @@ final class ServerCore: Sendable {
     /// Answers 503 to every request still waiting for the responder (after ``refuseNew()``).
     func answerPendingUnavailable() {
         for context in pending.all() {
-            context.deliver(Self.unavailable)
+            context.deliver(unavailable)
         }
     }
 
@@ -190,7 +190,7 @@ final class ServerCore: Sendable {
         var built = makeMHDResponse(response, closing: closing)
         if built == nil {
             status = 500
-            built = makeMHDResponse(Self.notBuilt, closing: true)
+            built = makeMHDResponse(notBuilt, closing: true)
         }
         // Without memory for even that, the connection is closed unanswered.
         guard let mhdResponse = built else { return .NO }

@@ -123,7 +123,12 @@ public final class ProgressService: HTTPResponder {
         log.request(
             method: method.text, route: label, status: refusal.status, nanoseconds: 0,
             endedAt: MonotonicClock.now())
-        return refusal.response
+        return render(.failure(APIError(refusal)), origin: request.header("Origin"))
+    }
+
+    /// The HTTP layer's own answers, through ``APIError`` as every error of the API.
+    public func render(_ refusal: RequestRefusal) -> HTTPResponse {
+        render(.failure(APIError(refusal)), origin: nil)
     }
 
     public func bodyTooLarge(_ request: HTTPRequest) -> HTTPResponse {

@@ -71,37 +71,6 @@ public struct ListingPage: Sendable, Equatable {
         self.rows = rows
         self.hasMore = hasMore
     }
-
-    /// The page `query` asks for out of every row, ordered here: right for any store that can
-    /// produce every row. The rows up to the page's end are kept in order as they come, so a
-    /// page near the front costs a pass over the rows rather than a sort of all of them.
-    public static func cut(from rows: [ArticleListing], for query: ListingQuery) -> ListingPage {
-        let precedes = query.order.areInIncreasingOrder
-        // One past the page's end, to learn whether more follow.
-        let keep = min(query.offset, rows.count) + min(query.limit, rows.count) + 1
-        var front: [ArticleListing] = []
-        var matching = 0
-        if keep > rows.count / 8 {
-            front = rows.filter { query.includes($0.article) }.sorted(by: precedes)
-            matching = front.count
-        } else {
-            front.reserveCapacity(keep + 1)
-            for row in rows where query.includes(row.article) {
-                matching += 1
-                if front.count == keep, let last = front.last, !precedes(row, last) { continue }
-                var low = 0
-                var high = front.count
-                while low < high {
-                    let middle = (low + high) / 2
-                    if precedes(front[middle], row) { low = middle + 1 } else { high = middle }
-                }
-                front.insert(row, at: low)
-                if front.count > keep { front.removeLast() }
-            }
-        }
-        let page = front.dropFirst(query.offset).prefix(query.limit)
-        return ListingPage(rows: Array(page), hasMore: query.offset + page.count < matching)
-    }
 }
 
 /// One article's line in the listing.

@@ -49,15 +49,8 @@ final class PGConnection: @unchecked Sendable {
         guard reconnection.mayTry else {
             throw StoreError.postgres(sqlState: nil, "PostgreSQL is unreachable (retrying)")
         }
-        let conninfo = Self.withTimeouts(uri)
-        let connection = PQconnectdb(conninfo)
-        guard let connection, PQstatus(connection) == CONNECTION_OK else {
-            let message = connection.map { String(cString: PQerrorMessage($0)) } ?? "out of memory"
-            if let connection { PQfinish(connection) }
-            reconnection.failed()
-            throw StoreError.postgres(sqlState: nil, "cannot connect to PostgreSQL: \(Self.trimmed(message))")
-        }
-        handle = connection
+        handle = PQconnectdb(Self.withTimeouts(uri))
+        guard isConnected else { throw lost("cannot connect to PostgreSQL") }
         reconnection.succeeded()
     }
 
@@ -69,7 +62,9 @@ final class PGConnection: @unchecked Sendable {
         guard let handle else { return }
         var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
         guard poll(&descriptor, 1, 0) > 0 else { return }
-        if PQconsumeInput(handle) == 0 || PQstatus(handle) != CONNECTION_OK { close() }
+        // Not an error to report: no request failed. Nor a reason to back off, since the next
+        // call should connect at once to a server that has only restarted.
+        if PQconsumeInput(handle) == 0 || !isConnected { close() }
     }
 
     /// Runs `sql` with `parameters` ($1, $2…), in text form but for `.bytes` (binary); results in
@@ -80,36 +75,19 @@ final class PGConnection: @unchecked Sendable {
     {
         try connect()
         let name = try preparedName(of: sql, parameterCount: parameters.count)
-        let result = PGValue.withCParameters(parameters) { values, lengths, formats in
-            PQexecPrepared(
-                handle, name, Int32(parameters.count), values, lengths, formats, binaryResult ? 1 : 0)
+        return try pqCall(binaryResult: binaryResult) { handle in
+            PGValue.withCParameters(parameters) { values, lengths, formats in
+                PQexecPrepared(
+                    handle, name, Int32(parameters.count), values, lengths, formats, binaryResult ? 1 : 0)
+            }
         }
-        guard let result else { throw brokenConnection("no result") }
-        let status = PQresultStatus(result)
-        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
-            let sqlState = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-            let message = Self.trimmed(String(cString: PQresultErrorMessage(result)))
-            PQclear(result)
-            if PQstatus(handle) != CONNECTION_OK { throw brokenConnection(message) }
-            throw StoreError.postgres(sqlState: sqlState, message)
-        }
-        return PGResult(result, binary: binaryResult)
     }
 
     /// The name `sql` is prepared under on this connection, preparing it the first time.
     private func preparedName(of sql: String, parameterCount: Int) throws(StoreError) -> String {
         if let name = prepared[sql] { return name }
         let name = "s\(prepared.count)"
-        guard let result = PQprepare(handle, name, sql, Int32(parameterCount), nil) else {
-            throw brokenConnection("no result")
-        }
-        defer { PQclear(result) }
-        guard PQresultStatus(result) == PGRES_COMMAND_OK else {
-            let sqlState = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-            let message = Self.trimmed(String(cString: PQresultErrorMessage(result)))
-            if PQstatus(handle) != CONNECTION_OK { throw brokenConnection(message) }
-            throw StoreError.postgres(sqlState: sqlState, message)
-        }
+        try pqCall { handle in PQprepare(handle, name, sql, Int32(parameterCount), nil) }
         prepared[sql] = name
         return name
     }
@@ -117,15 +95,24 @@ final class PGConnection: @unchecked Sendable {
     /// Runs `sql`, which may hold several statements, without parameters.
     func executeScript(_ sql: String) throws(StoreError) {
         try connect()
-        guard let result = PQexec(handle, sql) else { throw brokenConnection("no result") }
-        defer { PQclear(result) }
-        let status = PQresultStatus(result)
-        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
-            let sqlState = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-            let message = Self.trimmed(String(cString: PQresultErrorMessage(result)))
-            if PQstatus(handle) != CONNECTION_OK { throw brokenConnection(message) }
-            throw StoreError.postgres(sqlState: sqlState, message)
-        }
+        try pqCall { handle in PQexec(handle, sql) }
+    }
+
+    /// Makes one libpq call that answers with a result, and hands the result over if the
+    /// statement succeeded: the one place that turns a result's status into a thrown
+    /// ``StoreError``, in the manner of NIO's `syscall { }`. No result at all (libpq could not
+    /// send the command), or a failure that leaves the connection down, means the connection
+    /// broke: it is closed, and the backoff begins. Any other failure is the statement's, with
+    /// its SQLSTATE.
+    @discardableResult
+    private func pqCall(binaryResult: Bool = false, _ body: (OpaquePointer?) -> OpaquePointer?)
+        throws(StoreError) -> PGResult
+    {
+        guard let cResult = body(handle) else { throw lost("the connection to PostgreSQL broke") }
+        let result = PGResult(cResult, binary: binaryResult)
+        guard let failure = result.failure else { return result }
+        guard isConnected else { throw lost("the connection to PostgreSQL broke") }
+        throw failure
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
@@ -143,10 +130,13 @@ final class PGConnection: @unchecked Sendable {
         }
     }
 
-    private func brokenConnection(_ message: String) -> StoreError {
+    /// Lets go of a connection that failed, or never came up, and starts the backoff shared
+    /// with the store's other connections: `what` happened, with libpq's reason.
+    private func lost(_ what: String) -> StoreError {
+        let error = StoreError(postgresConnection: handle, what)
         close()
         reconnection.failed()
-        return StoreError.postgres(sqlState: nil, "the connection to PostgreSQL broke: \(message)")
+        return error
     }
 
     /// The URI with the timeouts a node needs to notice an unreachable database within seconds,
@@ -158,10 +148,6 @@ final class PGConnection: @unchecked Sendable {
         ].filter { setting in !uri.contains(setting.prefix(while: { $0 != "=" }) + "=") }
         guard !settings.isEmpty else { return uri }
         return uri + (uri.contains("?") ? "&" : "?") + settings.joined(separator: "&")
-    }
-
-    private static func trimmed(_ message: String) -> String {
-        message.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "\n", with: " ")
     }
 }
 

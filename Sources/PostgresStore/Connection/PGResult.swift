@@ -17,6 +17,14 @@ final class PGResult {
         PQclear(handle)
     }
 
+    /// What PostgreSQL reported, unless the statement succeeded.
+    var failure: StoreError? {
+        switch PQresultStatus(handle) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK: return nil
+        default: return StoreError(postgresResult: handle)
+        }
+    }
+
     /// Rows an `INSERT`, `UPDATE` or `DELETE` touched (0 for other statements, whose count
     /// libpq gives as an empty string).
     var affectedRows: Int64 { Int64(String(cString: PQcmdTuples(handle))) ?? 0 }

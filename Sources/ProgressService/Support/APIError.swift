@@ -1,3 +1,5 @@
+import HTTPServer
+
 /// An error answer (docs/api.md, "Errors"): `{"error":{"code":…,"message":…,"field":…}}`.
 ///
 /// A value that renders its own response, so every rejection anywhere in the service looks the
@@ -24,6 +26,13 @@ public struct APIError: Error, Sendable, Equatable {
         self.message = message
         self.field = field
         self.headers = headers
+    }
+
+    /// An answer the HTTP layer gives of its own accord (a request it will not frame, one left
+    /// unanswered as it stops, one it could not build), in the format of every other; its field
+    /// is a header field's name.
+    init(_ refusal: RequestRefusal) {
+        self.init(status: refusal.status, code: refusal.code, message: refusal.message, field: refusal.field)
     }
 
     static func invalidJSON(_ error: JSONSyntaxError) -> APIError {
