@@ -83,6 +83,7 @@ let package = Package(
             name: "ProgressServiceTests",
             dependencies: [
                 "ProgressService", "ProgressStore", "EmbeddedStore", "HTTPServer", "ProgressCore",
+                "TestSupport",
             ],
             swiftSettings: strict),
         // Runs reading-progress as built beside the tests (`swift build --build-tests` builds both).
