@@ -67,15 +67,19 @@ let package = Package(
         .executableTarget(
             name: "event-fuzzer", dependencies: ["ProgressService", "CLibFuzzer"], swiftSettings: strict),
 
-        // What the test targets share: waiting on a condition, starting the real executable, raw HTTP.
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+        // What the test targets share: waiting on a condition or a store's completion, seeded randomness,
+        // starting the real executable, raw HTTP.
+        .target(
+            name: "TestSupport", dependencies: ["ProgressStore"], path: "Tests/TestSupport",
+            swiftSettings: strict),
         .testTarget(name: "ProgressCoreTests", dependencies: ["ProgressCore"], swiftSettings: strict),
         .testTarget(name: "ProgressStoreTests", dependencies: ["ProgressStore"], swiftSettings: strict),
         .testTarget(
             name: "EmbeddedStoreTests", dependencies: ["EmbeddedStore", "ProgressStore", "TestSupport"],
             swiftSettings: strict),
         .testTarget(
-            name: "StoreConformanceTests", dependencies: ["EmbeddedStore", "PostgresStore", "ProgressStore"],
+            name: "StoreConformanceTests",
+            dependencies: ["EmbeddedStore", "PostgresStore", "ProgressStore", "TestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"], swiftSettings: strict),
@@ -83,6 +87,7 @@ let package = Package(
             name: "ProgressServiceTests",
             dependencies: [
                 "ProgressService", "ProgressStore", "EmbeddedStore", "HTTPServer", "ProgressCore",
+                "TestSupport",
             ],
             swiftSettings: strict),
         // Runs reading-progress as built beside the tests (`swift build --build-tests` builds both).

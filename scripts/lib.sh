@@ -84,14 +84,18 @@ start_postgres() {
     local port
     port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
     mkdir -p "$folder"
+    folder="$(cd "$folder" && pwd)"
     local run=()
     if [ "$(id -u)" -eq 0 ]; then
         chown postgres "$folder"
         run=(runuser -u postgres --)
     fi
-    "${run[@]}" "$bin/initdb" -D "$folder/data" -A trust -U postgres --no-sync >"$folder/initdb.log" 2>&1
-    "${run[@]}" "$bin/pg_ctl" -D "$folder/data" -l "$folder/server.log" -w -t 60 \
-        -o "-p $port -k $folder -c listen_addresses=127.0.0.1 -c max_connections=200" start >/dev/null
+    # Run from the folder: the postgres user may not be able to enter the caller's working
+    # directory (a checkout in /root), and PostgreSQL's programs complain of it.
+    (cd "$folder" && "${run[@]}" "$bin/initdb" -D "$folder/data" -A trust -U postgres --no-sync) \
+        >"$folder/initdb.log" 2>&1
+    (cd "$folder" && "${run[@]}" "$bin/pg_ctl" -D "$folder/data" -l "$folder/server.log" -w -t 60 \
+        -o "-p $port -k $folder -c listen_addresses=127.0.0.1 -c max_connections=200" start) >/dev/null
     POSTGRES_URI="postgresql://postgres@127.0.0.1:$port/postgres"
     POSTGRES_BIN=$bin
     export POSTGRES_URI POSTGRES_BIN
@@ -102,5 +106,5 @@ stop_postgres() {
     [ -d "$folder/data" ] || return 0
     local run=()
     [ "$(id -u)" -eq 0 ] && run=(runuser -u postgres --)
-    "${run[@]}" "$POSTGRES_BIN/pg_ctl" -D "$folder/data" -m fast -w stop >/dev/null 2>&1 || true
+    (cd "$folder" && "${run[@]}" "$POSTGRES_BIN/pg_ctl" -D "$folder/data" -m fast -w stop) >/dev/null 2>&1 || true
 }

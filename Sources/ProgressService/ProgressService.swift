@@ -28,9 +28,21 @@ public final class ProgressService: HTTPResponder {
     /// balancer's probe).
     private let healthy = SetOnce<Reply>()
 
-    public init(
+    public convenience init(
         configuration: ServiceConfiguration, store: any ProgressStore, metrics: Metrics = Metrics(),
         log: RequestLog = RequestLog(enabled: false), clock: @escaping @Sendable () -> Int64 = wallClockMs
+    ) {
+        self.init(
+            configuration: configuration, store: store, metrics: metrics, log: log, clock: clock,
+            rateLimitClock: MonotonicClock.now)
+    }
+
+    /// The service with the rate limit's buckets refilling by `rateLimitClock` (nanoseconds on a
+    /// monotonic clock), so that a test turns the time that passes between requests.
+    package init(
+        configuration: ServiceConfiguration, store: any ProgressStore, metrics: Metrics = Metrics(),
+        log: RequestLog = RequestLog(enabled: false), clock: @escaping @Sendable () -> Int64 = wallClockMs,
+        rateLimitClock: @escaping @Sendable () -> Int64
     ) {
         self.configuration = configuration
         self.store = store
@@ -38,7 +50,7 @@ public final class ProgressService: HTTPResponder {
         self.log = log
         self.cors = CORSPolicy(allowedOrigins: configuration.allowedOrigins)
         self.token = configuration.apiToken.map(BearerToken.init)
-        self.limiter = configuration.rateLimit.map { RateLimiter(rate: $0) }
+        self.limiter = configuration.rateLimit.map { RateLimiter(rate: $0, clock: rateLimitClock) }
         self.derivedReaders = DerivedReaders(store: store)
         self.clock = clock
         // Hashes and compresses the web assets now rather than on the first request for one.
@@ -103,7 +115,7 @@ public final class ProgressService: HTTPResponder {
         // a dozen at once); every other route counts, `/metrics` too (its token could otherwise
         // be guessed at any rate).
         if let limiter, route?.isRateLimited ?? true,
-            let wait = limiter.admit(limiterKey(of: request), now: started)
+            let wait = limiter.admit(limiterKey(of: request))
         {
             finish(.failure(.rateLimited(limit: limiter.rate, retryAfterSeconds: wait)))
             return

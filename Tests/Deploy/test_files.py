@@ -13,7 +13,7 @@ import subprocess
 import tempfile
 import unittest
 
-from deploy_support import DEPLOY, event, executable, request, stats_path
+from deploy_support import DEPLOY, ROOT, event, executable, request, stats_path
 
 UNIT = DEPLOY / "reading-progress.service"
 ALERTS = DEPLOY / "prometheus" / "alerts.yml"
@@ -100,6 +100,21 @@ def nobody():
     return entry.pw_uid, entry.pw_gid
 
 
+def copy_for_nobody(program, folder):
+    """A copy of `program` in `folder`, for nobody to run: the checkout, and the build in it, may
+    lie where only root may go (a clone in /root). The executable is all the service needs: its
+    web assets are compiled into it, and it must load no library from the build or the checkout."""
+    places = [str(ROOT), str(pathlib.Path(program).resolve().parent)]
+    loaded = run("ldd", program).stdout
+    inside = [line.strip() for line in loaded.splitlines() if any(place in line for place in places)]
+    if inside:
+        raise AssertionError(f"{program} loads libraries from the checkout or its build: {inside}")
+    copy = folder / "reading-progress"
+    shutil.copy(program, copy)
+    copy.chmod(0o755)
+    return str(copy)
+
+
 class SystemCallFilterTests(unittest.TestCase):
     def test_every_system_call_the_service_makes_passes_the_unit_s_filter(self):
         groups = syscall_groups()
@@ -118,14 +133,16 @@ class SystemCallFilterTests(unittest.TestCase):
         # As the unit runs it, with a user of its own: an unprivileged one (root, SQLite
         # hands the files it makes to the owner of the database, with fchown).
         user = []
+        program = executable()
         if os.geteuid() == 0:
             folder.chmod(0o755)
             os.chown(store, *nobody())
             user = ["-u", "nobody"]
+            program = copy_for_nobody(program, folder)
         # Everything the service does in a life: start, take events, answer every kind of
         # read, checkpoint and stop.
         process = subprocess.Popen(
-            ["strace", "-f", "-qq", *user, "-o", str(trace), executable(), "serve", "--port", "0",
+            ["strace", "-f", "-qq", *user, "-o", str(trace), program, "serve", "--port", "0",
              "--store", f"sqlite:{store}/rp.sqlite3", "--log-requests", "false"],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         try:

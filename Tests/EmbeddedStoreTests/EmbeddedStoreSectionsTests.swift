@@ -159,8 +159,8 @@ struct EmbeddedStoreSectionsTests {
         try Self.append(store, Self.events() + Self.events(article: "/gone"))
         try store.checkpointNow()
         #expect(try Self.savedRows("attention_days", "/gone", at: folder.databasePath) == 1)
-        _ = try waitForErasure(store, .article("/gone"))
-        _ = try waitForErasure(store, .reader("r1"))
+        _ = try waitFor { store.erase(.article("/gone"), completion: $0) }
+        _ = try waitFor { store.erase(.reader("r1"), completion: $0) }
         try store.checkpointNow()
         #expect(try Self.sections(store, "/gone") == nil)
         #expect(try Self.savedRows("section_maps", "/gone", at: folder.databasePath) == 0)
@@ -212,28 +212,6 @@ struct EmbeddedStoreSectionsTests {
 
     /// Appends `events`, waiting for the acknowledgement.
     static func append(_ store: EmbeddedStore, _ events: [EventRecord]) throws {
-        let outcome = Locked<Result<AppendResult, StoreError>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        store.append(events) { result in
-            outcome.withLock { $0 = result }
-            done.signal()
-        }
-        guard done.wait(timeout: .now() + 60) == .success, let result = outcome.current else {
-            throw StoreError.configuration("no answer within 60 s")
-        }
-        _ = try result.get()
-    }
-
-    private func waitForErasure(_ store: EmbeddedStore, _ erasure: Erasure) throws -> ErasureCount {
-        let outcome = Locked<Result<ErasureCount, StoreError>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        store.erase(erasure) { result in
-            outcome.withLock { $0 = result }
-            done.signal()
-        }
-        guard done.wait(timeout: .now() + 60) == .success, let result = outcome.current else {
-            throw StoreError.configuration("no answer within 60 s")
-        }
-        return try result.get()
+        _ = try waitFor { store.append(events, completion: $0) }
     }
 }

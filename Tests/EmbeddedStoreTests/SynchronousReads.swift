@@ -1,4 +1,3 @@
-import Foundation
 import ProgressStore
 
 @testable import EmbeddedStore
@@ -45,20 +44,4 @@ extension MemoryIndex {
     func listing(in days: DayRange, threshold: Double) -> [ArticleListing] {
         listing(ListingQuery(days: days, order: .article, threshold: threshold, limit: .max)).rows
     }
-}
-
-/// Calls `start` with a completion and waits until it has run, at most 60 s.
-func waitFor<Value: Sendable>(
-    _ start: (@escaping @Sendable (Result<Value, StoreError>) -> Void) -> Void
-) throws(StoreError) -> Value {
-    let outcome = Locked<Result<Value, StoreError>?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    start { result in
-        outcome.withLock { $0 = result }
-        done.signal()
-    }
-    guard done.wait(timeout: .now() + 60) == .success, let result = outcome.current else {
-        throw StoreError.configuration("the store did not complete within 60 s")
-    }
-    return try result.get()
 }

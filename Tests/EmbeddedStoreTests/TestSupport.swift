@@ -85,18 +85,6 @@ extension EmbeddedStore {
     }
 }
 
-/// SplitMix64: small, seeded, good enough to scatter a test's load.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 extension EmbeddedStore.Options {
     /// The default options with the journal capped at `bytes` (0 refuses every append).
     static func journalCapacity(_ bytes: Int64?) -> Self {

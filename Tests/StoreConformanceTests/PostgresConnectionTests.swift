@@ -157,16 +157,6 @@ struct PostgresConnectionTests {
     }
 }
 
-/// Whether `condition` holds within `seconds`, asked every few milliseconds.
-private func eventually(within seconds: Double = 10, _ condition: () throws -> Bool) rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while try !condition() {
-        if Date() > deadline { return false }
-        Thread.sleep(forTimeInterval: 0.005)
-    }
-    return true
-}
-
 extension EventRecord {
     /// One reader's event on `article`, now.
     fileprivate static func sample(article: String) -> EventRecord {

@@ -1,4 +1,3 @@
-import Foundation
 import ProgressStore
 
 /// The store's completion-based calls, waited for, so that tests read as plain calls.
@@ -26,25 +25,4 @@ extension ProgressStore {
     func report() -> StoreReport? {
         try? waitFor { done in report { done(.success($0)) } }
     }
-}
-
-/// Calls `start` with a completion and waits until it has run, at most 60 s.
-func waitFor<Value: Sendable>(
-    _ start: (@escaping @Sendable (Result<Value, StoreError>) -> Void) -> Void
-) throws(StoreError) -> Value {
-    let box = OutcomeBox<Value>()
-    let done = DispatchSemaphore(value: 0)
-    start { result in
-        box.lock.withLock { box.outcome = result }
-        done.signal()
-    }
-    guard done.wait(timeout: .now() + 60) == .success, let outcome = box.lock.withLock({ box.outcome }) else {
-        throw StoreError.configuration("the store did not complete within 60 s")
-    }
-    return try outcome.get()
-}
-
-private final class OutcomeBox<Value>: @unchecked Sendable {
-    let lock = NSLock()
-    var outcome: Result<Value, StoreError>?
 }

@@ -30,13 +30,23 @@ final class RateLimiter<Client: Hashable & Sendable>: Sendable {
 
     /// Requests a second per client, and the most a client may spend at once.
     let rate: Int
+    /// Nanoseconds on a monotonic clock, by which buckets refill: ``MonotonicClock`` unless a
+    /// test turns one of its own.
+    private let clock: @Sendable () -> Int64
     private let shards: [Shard]
     private static var shardCount: Int { 16 }
 
-    init(rate: Int) {
+    init(rate: Int, clock: @escaping @Sendable () -> Int64 = MonotonicClock.now) {
         precondition(rate > 0, "a rate limit is a positive number of requests a second")
         self.rate = rate
+        self.clock = clock
         shards = (0..<Self.shardCount).map { _ in Shard() }
+    }
+
+    /// Takes one request's token for `client` now, by the limiter's clock; `nil` when it had
+    /// one, otherwise the whole seconds until it will have.
+    func admit(_ client: Client) -> Int? {
+        admit(client, now: clock())
     }
 
     /// Takes one request's token for `client` at `now` (``MonotonicClock`` nanoseconds); `nil`

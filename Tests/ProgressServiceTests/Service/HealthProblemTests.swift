@@ -35,13 +35,3 @@ struct HealthProblemTests {
         #expect(eventually { (try? service.get("/healthz").text) == #"{"status":"ok"}"# })
     }
 }
-
-/// Whether `condition` holds within 10 s, asked every few milliseconds.
-private func eventually(_ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(10)
-    while !condition() {
-        if Date() > deadline { return false }
-        Thread.sleep(forTimeInterval: 0.005)
-    }
-    return true
-}
