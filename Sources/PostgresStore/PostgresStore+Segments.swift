@@ -24,7 +24,7 @@ extension PostgresStore {
         let key = query.by == .device ? Segmenting.deviceName("d") : Segmenting.source("d") + "::text"
         if size > ArticleCounters.histogramMinimumReaders {
             let tallies = try Segmenting.tallies(statistics, by: key, on: connection)
-            let named = query.by == .device ? tallies : try Segmenting.named(tallies, on: connection)
+            let named = try Segmenting.named(tallies, by: query.by, on: connection)
             return Segmenting.segments(of: named, by: query.by, limit: query.limit)
         }
         var parameters: [PGValue] = [
@@ -47,7 +47,7 @@ extension PostgresStore {
                 ReaderSummary(
                     reader: rows.string(row, 1), figures: try ReaderFigures(rows, row: row, from: 2)))
         }
-        let named = query.by == .device ? groups : try Segmenting.named(groups, on: connection)
+        let named = try Segmenting.named(groups, by: query.by, on: connection)
         return SegmentStatistics.compute(readers: named, by: query.by, limit: query.limit, query: statistics)
     }
 
@@ -90,17 +90,30 @@ extension Segmenting {
         return "(ARRAY[\(names.joined(separator: ", "))])[\(device(table)) + 1]"
     }
 
-    /// `groups` keyed by source id (as text) keyed by the sources' names.
-    static func named<Group>(_ groups: [String: Group], on connection: PGConnection) throws(StoreError)
-        -> [String: Group]
-    {
+    /// `groups` keyed as SQL names their segments — a device class by name, a source by its id
+    /// as text — keyed by the segments' names, by their bytes: two sources that Unicode calls
+    /// equivalent are two segments. A source id that `rp_sources` does not hold, or holds twice,
+    /// is a damaged database.
+    static func named<Group>(
+        _ groups: [String: Group], by dimension: SegmentStatistics.Dimension, on connection: PGConnection
+    ) throws(StoreError) -> [ExactKey: Group] {
+        guard dimension == .source else {
+            return Dictionary(uniqueKeysWithValues: groups.map { (ExactKey($0.key), $0.value) })
+        }
         guard !groups.isEmpty else { return [:] }
         let rows = try connection.execute(
             "SELECT id::text, source FROM rp_sources WHERE id = ANY($1::int4[])", [.textArray(groups.keys)])
+        // Ids as text, which SQL spells one way.
         var names: [String: String] = [:]
         for row in 0..<rows.rowCount { names[rows.string(row, 0)] = rows.string(row, 1) }
-        return Dictionary(
-            uniqueKeysWithValues: groups.map { (names[$0.key] ?? ReaderSource.other, $0.value) })
+        var named: [ExactKey: Group] = [:]
+        for (id, group) in groups {
+            guard let name = names[id], named.updateValue(group, forKey: ExactKey(name)) == nil else {
+                throw StoreError.corrupt(
+                    "rp_reader_days names a source \(id) that rp_sources does not hold once")
+            }
+        }
+        return named
     }
 
     /// ` AND …` over `table`'s reader-days that admits those of `filter` (empty for every

@@ -164,19 +164,22 @@ extension Segmenting {
 
     /// The segments of `tallies`, most readers first (then by name): every one by device, at
     /// most `limit` by source with the rest as one.
-    static func segments(of tallies: [String: Tally], by dimension: SegmentStatistics.Dimension, limit: Int)
+    static func segments(of tallies: [ExactKey: Tally], by dimension: SegmentStatistics.Dimension, limit: Int)
         -> SegmentStatistics
     {
         let ranked = tallies.sorted { a, b in
             a.value.readers != b.value.readers
-                ? a.value.readers > b.value.readers : a.key.utf8.lexicographicallyPrecedes(b.key.utf8)
+                ? a.value.readers > b.value.readers
+                : a.key.string.utf8.lexicographicallyPrecedes(b.key.string.utf8)
         }
         let listed = dimension == .device ? ranked[...] : ranked.prefix(limit)
         let rest = ranked.dropFirst(listed.count)
         var other = Tally()
         for (_, tally) in rest { other.add(tally) }
         return SegmentStatistics(
-            segments: listed.map { SegmentStatistics.Segment(name: $0.key, statistics: $0.value.statistics) },
+            segments: listed.map {
+                SegmentStatistics.Segment(name: $0.key.string, statistics: $0.value.statistics)
+            },
             other: rest.isEmpty
                 ? nil : SegmentStatistics.Segment(name: ReaderSource.other, statistics: other.statistics))
     }

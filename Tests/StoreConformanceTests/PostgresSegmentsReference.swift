@@ -77,10 +77,10 @@ struct PostgresSegmentsReference {
     func segments(_ query: SegmentsQuery) -> SegmentStatistics? {
         let statistics = query.statistics
         guard events.contains(where: { $0.article == statistics.article }) else { return nil }
-        var groups: [String: [String: ReaderFigures]] = [:]
+        var groups: [ExactKey: [String: ReaderFigures]] = [:]
         for (key, day) in days(of: statistics.article)
         where statistics.days.contains(key.day) && statistics.segment.admits(day.segment) {
-            let name = day.segment.name(by: query.by)
+            let name = ExactKey(day.segment.name(by: query.by))
             groups[name, default: [:]][key.reader] =
                 groups[name]?[key.reader].map { $0.folded(day.figures) } ?? day.figures
         }

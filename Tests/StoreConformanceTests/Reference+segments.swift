@@ -58,7 +58,7 @@ extension Reference {
                 if query.statistics.segment.admits(segment) { names.insert(segment.name(by: query.by)) }
             }
         }
-        var groups: [String: [ReaderSummary]] = [:]
+        var groups: [ExactKey: [ReaderSummary]] = [:]
         for name in names {
             var filter = query.statistics.segment
             if query.by == .device {
@@ -69,7 +69,7 @@ extension Reference {
             // A filter on both that disagrees with the segment admits nothing: then it is absent.
             let readers =
                 self.readers(of: article, in: query.statistics.days, segment: filter, bound: bound) ?? []
-            if !readers.isEmpty { groups[name] = readers }
+            if !readers.isEmpty { groups[ExactKey(name)] = readers }
         }
         return SegmentStatistics.compute(
             readers: groups, by: query.by, limit: query.limit, query: query.statistics)

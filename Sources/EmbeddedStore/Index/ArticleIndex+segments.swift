@@ -215,11 +215,11 @@ extension ArticleIndex {
         if match.isAll, let answered = segmentsFromCounters(query, scanning: true) { return answered }
         let groups = figuresBySegment(
             in: query.statistics.days, matching: match, by: query.by, sourceCount: sources.count)
-        var named: [String: [ReaderFigures]] = [:]
+        var named: [ExactKey: [ReaderFigures]] = [:]
         for (key, figures) in groups {
             let name =
                 query.by == .device ? DeviceClass.numbered(key).rawValue : sources.name(of: UInt16(key))
-            named[name] = figures
+            named[ExactKey(name)] = figures
         }
         return SegmentStatistics.compute(
             figures: named, by: query.by, limit: query.limit, query: query.statistics)
