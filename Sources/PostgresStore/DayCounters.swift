@@ -100,14 +100,15 @@ enum DayCounting {
             let day = Folding.DayKey(
                 article: changes.string(row, 0), reader: changes.string(row, 1),
                 day: Int32(try changes.int64(row, 2)))
-            guard let fold = days[day]?.figures else { continue }
+            guard let fold = days[day]?.figures else { throw Folding.unasked(day.article) }
             let held = changes.isNull(row, before) ? nil : try ReaderFigures(changes, row: row, from: before)
             moves.append(
                 (Key(article: day.article, day: day.day), held, held.map { $0.folded(fold) } ?? fold))
         }
         var counters = try self.counters(of: Set(moves.map(\.0)), on: connection)
         for (key, held, now) in moves {
-            counters[key, default: ArticleCounters(keepsHistograms: true)].move(from: held, to: now)
+            try counters[key, default: ArticleCounters(keepsHistograms: true)].move(
+                from: held, to: now, of: key.article, in: "rp_article_days")
         }
         try save(counters, on: connection)
     }
@@ -149,7 +150,9 @@ enum DayCounting {
             taken[key] = try ReaderFigures(rows, row: row, from: 2)
         }
         var counters = try self.counters(of: Set(taken.keys), on: connection)
-        for (key, figures) in taken { counters[key]?.drop(figures) }
+        for (key, figures) in taken {
+            try counters[key].drop(figures, of: key.article, in: "rp_article_days")
+        }
         return counters
     }
 

@@ -15,7 +15,8 @@ enum Erasing {
         var days = 0
         for row in 0..<rows.rowCount {
             let article = rows.string(row, 0)
-            aggregates[ExactKey(article)]?.drop(try ReaderFigures(rows, row: row, from: 1))
+            try aggregates[ExactKey(article)].drop(
+                try ReaderFigures(rows, row: row, from: 1), of: article, in: "rp_articles")
             days += Int(try rows.int64(row, 8))
         }
         let segments = try segmentsLeft(by: reader, of: Set(aggregates.keys), on: connection)
@@ -24,8 +25,9 @@ enum Erasing {
         try connection.execute("DELETE FROM rp_ids WHERE reader = $1", [.text(reader)])
         try recountTimes(&aggregates, on: connection)
         try Folding.save(aggregates, on: connection)
-        if var counters = segments?.counters {
-            try Segmenting.recountTimes(of: segments!.touched, in: &counters, on: connection)
+        if let segments {
+            var counters = segments.counters
+            try Segmenting.recountTimes(of: segments.touched, in: &counters, on: connection)
             try Segmenting.save(counters, on: connection)
         }
         try DayCounting.recountTimes(of: &dayCounters, on: connection)
@@ -71,8 +73,9 @@ enum Erasing {
             FROM rp_reader_days AS d WHERE d.article = ANY($1::text[]) GROUP BY d.article, d.reader
             """, [.textArray(articles)])
         for row in 0..<rows.rowCount {
-            recounted[ExactKey(rows.string(row, 0))]!.move(
-                from: nil, to: try ReaderFigures(rows, row: row, from: 1))
+            let article = rows.string(row, 0)
+            guard recounted[ExactKey(article)] != nil else { throw Folding.unasked(article) }
+            recounted[ExactKey(article)]?.move(from: nil, to: try ReaderFigures(rows, row: row, from: 1))
         }
         try Folding.save(recounted, on: connection)
         try Segmenting.countSegments(of: Segmenting.keepingSegments(of: keys, on: connection), on: connection)
@@ -105,7 +108,9 @@ enum Erasing {
         }
         let touched = Set(figures.keys)
         var counters = try Segmenting.counters(of: touched, on: connection)
-        for (key, taken) in figures { counters[key]?.drop(taken) }
+        for (key, taken) in figures {
+            try counters[key].drop(taken, of: key.article, in: "rp_article_segments")
+        }
         return (counters, touched)
     }
 

@@ -78,8 +78,11 @@ enum Segmenting {
         let room = maximumSources - Int(try kept.int64(0, 0))
         let added = Array(missing.prefix(max(0, room)))
         guard !added.isEmpty else { return ids }
-        let next = Int32(try kept.int64(0, 1)) + 1
-        let numbers = added.indices.map { next + Int32($0) }
+        let highest = try kept.int64(0, 1)
+        guard Int32(exactly: highest + Int64(added.count)) != nil else {
+            throw StoreError.corrupt("rp_sources holds an id of \(highest), past those it gives out")
+        }
+        let numbers = added.indices.map { Int32(highest) + 1 + Int32($0) }
         for (name, id) in zip(added, numbers) { ids[ExactKey(name)] = id }
         try connection.execute(
             "INSERT INTO rp_sources (id, source) SELECT * FROM unnest($1::int4[], $2::text[])",

@@ -75,8 +75,8 @@ enum Folding {
                 if days[key] == nil {
                     days[key] = DayFold(figures: ReaderFigures(event), segment: DaySegment(event))
                 } else {
-                    days[key]!.figures.fold(ReaderFigures(event))
-                    days[key]!.segment.fold(event)
+                    days[key]?.figures.fold(ReaderFigures(event))
+                    days[key]?.segment.fold(event)
                 }
             }
         }
@@ -108,8 +108,8 @@ enum Folding {
         var aggregates = try aggregates(of: articles, on: connection)
         for (pair, batch) in pairs {
             let prior = before[pair].map(Segmenting.total)
-            aggregates[ExactKey(pair.article), default: ArticleCounters(keepsHistograms: true)].move(
-                from: prior, to: prior.map { $0.folded(batch) } ?? batch)
+            try aggregates[ExactKey(pair.article), default: ArticleCounters(keepsHistograms: true)].move(
+                from: prior, to: prior.map { $0.folded(batch) } ?? batch, of: pair.article, in: "rp_articles")
         }
         let kept = try Segmenting.keepingSegments(of: articles, on: connection)
         let keptDays = try DayCounting.keeping(of: articles, on: connection)
@@ -184,6 +184,14 @@ enum Folding {
 }
 
 extension Folding {
+    /// `rp_reader_days` answered a row of `article` that the statement did not name: the ids
+    /// did not come back as they were sent (a database whose encoding changes them).
+    static func unasked(_ article: String) -> StoreError {
+        StoreError.corrupt(
+            "rp_reader_days answered a row of article \"\(StoreError.spelled(article))\", which was not asked for"
+        )
+    }
+
     /// An event id with its pair, as `rp_ids` keys it: by bytes, in their order (`COLLATE "C"`).
     struct IDKey: Hashable, Comparable {
         var article: String

@@ -109,7 +109,7 @@ extension Segmenting {
             {
                 changed.insert(pair)
             }
-            guard let fold = days[key]?.figures else { continue }
+            guard let fold = days[key]?.figures else { throw Folding.unasked(key.article) }
             batch[pair, default: [:]][now] = batch[pair]?[now].map { $0.folded(fold) } ?? fold
         }
         let after = try Folding.allTimeBySegment(of: Array(changed), on: connection)
@@ -132,14 +132,15 @@ extension Segmenting {
                 let prior = project(before[pair], axis)
                 for (segment, figures) in project(byCodes, axis) {
                     let key = CounterKey(article: pair.article, axis: axis, segment: segment)
-                    counters[key, default: ArticleCounters(keepsHistograms: true)].move(
-                        from: prior[segment], to: prior[segment].map { $0.folded(figures) } ?? figures)
+                    try counters[key, default: ArticleCounters(keepsHistograms: true)].move(
+                        from: prior[segment], to: prior[segment].map { $0.folded(figures) } ?? figures,
+                        of: pair.article, in: "rp_article_segments")
                 }
             }
             for pair in changed {
                 for (segment, figures) in project(before[pair], axis) {
                     let key = CounterKey(article: pair.article, axis: axis, segment: segment)
-                    counters[key]?.drop(figures)
+                    try counters[key].drop(figures, of: pair.article, in: "rp_article_segments")
                     left.insert(key)
                 }
                 for (segment, figures) in project(after[pair], axis) {
