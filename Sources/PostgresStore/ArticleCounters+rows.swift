@@ -85,6 +85,49 @@ extension ArticleCounters {
     }
 }
 
+extension ArticleCounters {
+    /// ``move(from:to:)`` on counters read from `table`, which may contradict the reader-days:
+    /// moving a reader they do not hold is ``StoreError/contradiction(in:of:)``, not a trap.
+    mutating func move(
+        from before: ReaderFigures?, to after: ReaderFigures, of article: String, in table: String
+    )
+        throws(StoreError)
+    {
+        if let before, !holds(before) { throw StoreError.contradiction(in: table, of: article) }
+        move(from: before, to: after)
+    }
+
+    /// ``drop(_:)`` on counters read from `table`, as ``move(from:to:of:in:)`` does it.
+    mutating func drop(_ figures: ReaderFigures, of article: String, in table: String) throws(StoreError) {
+        guard holds(figures) else { throw StoreError.contradiction(in: table, of: article) }
+        drop(figures)
+    }
+}
+
+extension ArticleCounters? {
+    /// ``ArticleCounters/drop(_:of:in:)`` on counters that the reader-days say are there:
+    /// missing ones contradict them as well.
+    mutating func drop(_ figures: ReaderFigures, of article: String, in table: String) throws(StoreError) {
+        guard self != nil else { throw StoreError.contradiction(in: table, of: article) }
+        try self?.drop(figures, of: article, in: table)
+    }
+}
+
+extension StoreError {
+    /// `table`'s counters of `article` do not hold a reader that its rows in `rp_reader_days`
+    /// hold: a damaged database, which a node answers with this error rather than a crash. The
+    /// id's scalars are spelled out, so that two forms of one text read apart.
+    static func contradiction(in table: String, of article: String) -> StoreError {
+        .corrupt(
+            "\(table) does not count a reader of article \"\(spelled(article))\" that rp_reader_days holds")
+    }
+
+    /// `id` with every scalar past ASCII as `\u{…}`.
+    static func spelled(_ id: String) -> String {
+        id.unicodeScalars.map { $0.escaped(asASCII: true) }.joined()
+    }
+}
+
 extension ReaderFigures {
     /// The figures of `row` of `result`, from `column` on: max progress, max seen depth,
     /// scrollable, events, engaged ms, first ms, last ms — as ``sql`` selects them.

@@ -8,9 +8,19 @@ import ProgressStore
 /// than ``PostgresStore/Options/dayCountersFrom`` readers; folding, erasure and retention keep
 /// them up to date from then on (a day's histograms sparse, as `rp_article_segments` keeps them).
 enum DayCounting {
+    /// An article, by its bytes (SPEC §2), and a day.
     struct Key: Hashable {
         var article: String
         var day: Int32
+
+        static func == (a: Key, b: Key) -> Bool {
+            a.day == b.day && bytesEqual(a.article, b.article)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(bytesOf: article)
+            hasher.combine(day)
+        }
     }
 
     /// A day row's own figures (not folded: one row a reader and day), in the order
@@ -22,16 +32,16 @@ enum DayCounting {
 
     /// Those of `articles` that keep counters by day: an article that does has a row for each
     /// day it has readers on, so at least one.
-    static func keeping(of articles: Set<String>, on connection: PGConnection) throws(StoreError) -> Set<
-        String
-    > {
+    static func keeping(of articles: Set<ExactKey>, on connection: PGConnection) throws(StoreError)
+        -> Set<ExactKey>
+    {
         guard !articles.isEmpty else { return [] }
         let rows = try connection.execute(
             """
             SELECT u.article FROM unnest($1::text[]) AS u (article)
             WHERE EXISTS (SELECT 1 FROM rp_article_days AS a WHERE a.article = u.article)
-            """, [.textArray(articles)])
-        return Set((0..<rows.rowCount).map { rows.string($0, 0) })
+            """, [.textArray(articles.map(\.string))])
+        return Set((0..<rows.rowCount).map { ExactKey(rows.string($0, 0)) })
     }
 
     /// What the day counters say of `days` for `article`: no row in range, or rows on one day
@@ -48,7 +58,7 @@ enum DayCounting {
             [.text(article), .int(Int64(days.from ?? Int32.min)), .int(Int64(days.to ?? Int32.max))])
         switch rows.rowCount {
         case 1: return .oneDay(try ArticleCounters(rows, row: 0, from: 0), records: nil)
-        case 0: return try keeping(of: [article], on: connection).isEmpty ? nil : .noDay
+        case 0: return try keeping(of: [ExactKey(article)], on: connection).isEmpty ? nil : .noDay
         default: return nil
         }
     }
@@ -77,38 +87,40 @@ enum DayCounting {
     /// upsert's rows (article, reader and day in columns 0–2), with the row's figures before
     /// it from column `before` on (`NULL` for a new row).
     static func move(
-        of kept: Set<String>, days: [Folding.DayKey: Folding.DayFold], changes: PGResult, before: Int,
+        of kept: Set<ExactKey>, days: [Folding.DayKey: Folding.DayFold], changes: PGResult, before: Int,
         on connection: PGConnection
     ) throws(StoreError) {
         guard !kept.isEmpty else { return }
         var moves: [(Key, ReaderFigures?, ReaderFigures)] = []
-        for row in 0..<changes.rowCount where kept.contains(changes.string(row, 0)) {
+        for row in 0..<changes.rowCount where kept.contains(ExactKey(changes.string(row, 0))) {
             let day = Folding.DayKey(
                 article: changes.string(row, 0), reader: changes.string(row, 1),
                 day: Int32(try changes.int64(row, 2)))
-            guard let fold = days[day]?.figures else { continue }
+            guard let fold = days[day]?.figures else { throw Folding.unasked(day.article) }
             let held = changes.isNull(row, before) ? nil : try ReaderFigures(changes, row: row, from: before)
             moves.append(
                 (Key(article: day.article, day: day.day), held, held.map { $0.folded(fold) } ?? fold))
         }
         var counters = try self.counters(of: Set(moves.map(\.0)), on: connection)
         for (key, held, now) in moves {
-            counters[key, default: ArticleCounters(keepsHistograms: true)].move(from: held, to: now)
+            try counters[key, default: ArticleCounters(keepsHistograms: true)].move(
+                from: held, to: now, of: key.article, in: "rp_article_days")
         }
         try save(counters, on: connection)
     }
 
     /// Sets the day counters of `articles` from their rows (an article that grew past the
     /// bound), a few hundred days at a time.
-    static func count(_ articles: Set<String>, on connection: PGConnection) throws(StoreError) {
+    static func count(_ articles: Set<ExactKey>, on connection: PGConnection) throws(StoreError) {
         guard !articles.isEmpty else { return }
+        let names = articles.map(\.string)
         try connection.execute(
-            "DELETE FROM rp_article_days WHERE article = ANY($1::text[])", [.textArray(articles)])
+            "DELETE FROM rp_article_days WHERE article = ANY($1::text[])", [.textArray(names)])
         let rows = try connection.execute(
             """
             SELECT d.article, d.day, \(figures("d")) FROM rp_reader_days AS d
             WHERE d.article = ANY($1::text[]) ORDER BY 1, 2
-            """, [.textArray(articles)])
+            """, [.textArray(names)])
         try ArticleCounters.count(rows, figuresFrom: 2) { (row) throws(StoreError) in
             Key(article: rows.string(row, 0), day: Int32(try rows.int64(row, 1)))
         } save: { (counters) throws(StoreError) in
@@ -118,7 +130,7 @@ enum DayCounting {
 
     /// The day counters of those of `articles` that keep them with `reader`'s rows taken out;
     /// their times are still to recount (``recountTimes(of:on:)``) once the rows are gone.
-    static func left(by reader: String, of articles: Set<String>, on connection: PGConnection)
+    static func left(by reader: String, of articles: Set<ExactKey>, on connection: PGConnection)
         throws(StoreError) -> [Key: ArticleCounters]
     {
         let kept = try keeping(of: articles, on: connection)
@@ -127,14 +139,16 @@ enum DayCounting {
             """
             SELECT d.article, d.day, \(figures("d")) FROM rp_reader_days AS d
             WHERE d.reader = $1 AND d.article = ANY($2::text[])
-            """, [.text(reader), .textArray(kept)])
+            """, [.text(reader), .textArray(kept.map(\.string))])
         var taken: [Key: ReaderFigures] = [:]
         for row in 0..<rows.rowCount {
             let key = Key(article: rows.string(row, 0), day: Int32(try rows.int64(row, 1)))
             taken[key] = try ReaderFigures(rows, row: row, from: 2)
         }
         var counters = try self.counters(of: Set(taken.keys), on: connection)
-        for (key, figures) in taken { counters[key]?.drop(figures) }
+        for (key, figures) in taken {
+            try counters[key].drop(figures, of: key.article, in: "rp_article_days")
+        }
         return counters
     }
 

@@ -11,11 +11,12 @@ enum Erasing {
             FROM rp_reader_days AS d WHERE d.reader = $1 GROUP BY d.article
             """, [.text(reader)])
         var aggregates = try Folding.aggregates(
-            of: Set((0..<rows.rowCount).map { rows.string($0, 0) }), on: connection)
+            of: Set((0..<rows.rowCount).map { ExactKey(rows.string($0, 0)) }), on: connection)
         var days = 0
         for row in 0..<rows.rowCount {
             let article = rows.string(row, 0)
-            aggregates[article]?.drop(try ReaderFigures(rows, row: row, from: 1))
+            try aggregates[ExactKey(article)].drop(
+                try ReaderFigures(rows, row: row, from: 1), of: article, in: "rp_articles")
             days += Int(try rows.int64(row, 8))
         }
         let segments = try segmentsLeft(by: reader, of: Set(aggregates.keys), on: connection)
@@ -24,8 +25,9 @@ enum Erasing {
         try connection.execute("DELETE FROM rp_ids WHERE reader = $1", [.text(reader)])
         try recountTimes(&aggregates, on: connection)
         try Folding.save(aggregates, on: connection)
-        if var counters = segments?.counters {
-            try Segmenting.recountTimes(of: segments!.touched, in: &counters, on: connection)
+        if let segments {
+            var counters = segments.counters
+            try Segmenting.recountTimes(of: segments.touched, in: &counters, on: connection)
             try Segmenting.save(counters, on: connection)
         }
         try DayCounting.recountTimes(of: &dayCounters, on: connection)
@@ -61,26 +63,30 @@ enum Erasing {
         let articles = (0..<affected.rowCount).map { affected.string($0, 0) }
         guard !articles.isEmpty else { return }
         try connection.execute("DELETE FROM rp_reader_days WHERE day < $1", [.int(Int64(day))])
-        _ = try Folding.aggregates(of: Set(articles), on: connection)
-        var recounted: [String: ArticleCounters] = [:]
-        for article in articles { recounted[article] = ArticleCounters(keepsHistograms: true) }
+        let keys = Set(articles.map(ExactKey.init))
+        _ = try Folding.aggregates(of: keys, on: connection)
+        var recounted: [ExactKey: ArticleCounters] = [:]
+        for key in keys { recounted[key] = ArticleCounters(keepsHistograms: true) }
         let rows = try connection.execute(
             """
             SELECT d.article, \(ReaderFigures.sql("d"))
             FROM rp_reader_days AS d WHERE d.article = ANY($1::text[]) GROUP BY d.article, d.reader
             """, [.textArray(articles)])
         for row in 0..<rows.rowCount {
-            recounted[rows.string(row, 0)]!.move(from: nil, to: try ReaderFigures(rows, row: row, from: 1))
+            let article = rows.string(row, 0)
+            guard recounted[ExactKey(article)] != nil else { throw Folding.unasked(article) }
+            recounted[ExactKey(article)]?.move(from: nil, to: try ReaderFigures(rows, row: row, from: 1))
         }
         try Folding.save(recounted, on: connection)
-        try Segmenting.countSegments(
-            of: Segmenting.keepingSegments(of: Set(articles), on: connection), on: connection)
+        try Segmenting.countSegments(of: Segmenting.keepingSegments(of: keys, on: connection), on: connection)
     }
 
     /// The segment counters of those of `articles` that keep them, with `reader`'s figures by
     /// segment taken out, and the segments it was in (whose times are still to recount once
     /// its rows are gone); `nil` when none keeps them.
-    private static func segmentsLeft(by reader: String, of articles: Set<String>, on connection: PGConnection)
+    private static func segmentsLeft(
+        by reader: String, of articles: Set<ExactKey>, on connection: PGConnection
+    )
         throws(StoreError) -> (
             counters: [Segmenting.CounterKey: ArticleCounters], touched: Set<Segmenting.CounterKey>
         )?
@@ -93,7 +99,7 @@ enum Erasing {
                 """
                 SELECT d.article, \(axis.sql("d")), \(ReaderFigures.sql("d"))
                 FROM rp_reader_days AS d WHERE d.reader = $1 AND d.article = ANY($2::text[]) GROUP BY 1, 2
-                """, [.text(reader), .textArray(kept)])
+                """, [.text(reader), .textArray(kept.map(\.string))])
             for row in 0..<rows.rowCount {
                 let key = Segmenting.CounterKey(
                     article: rows.string(row, 0), axis: axis, segment: Int32(try rows.int64(row, 1)))
@@ -102,23 +108,26 @@ enum Erasing {
         }
         let touched = Set(figures.keys)
         var counters = try Segmenting.counters(of: touched, on: connection)
-        for (key, taken) in figures { counters[key]?.drop(taken) }
+        for (key, taken) in figures {
+            try counters[key].drop(taken, of: key.article, in: "rp_article_segments")
+        }
         return (counters, touched)
     }
 
     /// Sets each article's first and last event time from the rows it has left.
     private static func recountTimes(
-        _ aggregates: inout [String: ArticleCounters], on connection: PGConnection
+        _ aggregates: inout [ExactKey: ArticleCounters], on connection: PGConnection
     )
         throws(StoreError)
     {
         guard !aggregates.isEmpty else { return }
         let rows = try connection.execute(
             "SELECT article, min(first_ms), max(last_ms) FROM rp_reader_days WHERE article = ANY($1::text[]) "
-                + "GROUP BY article", [.textArray(aggregates.keys)])
+                + "GROUP BY article", [.textArray(aggregates.keys.map(\.string))])
         for row in 0..<rows.rowCount {
-            aggregates[rows.string(row, 0)]?.firstMs = try rows.int64(row, 1)
-            aggregates[rows.string(row, 0)]?.lastMs = try rows.int64(row, 2)
+            let key = ExactKey(rows.string(row, 0))
+            aggregates[key]?.firstMs = try rows.int64(row, 1)
+            aggregates[key]?.lastMs = try rows.int64(row, 2)
         }
     }
 }

@@ -26,16 +26,16 @@ extension Folding {
     }
 
     /// The counters of `articles` that have them, locked until the transaction ends.
-    static func aggregates(of articles: Set<String>, on connection: PGConnection) throws(StoreError)
-        -> [String: ArticleCounters]
+    static func aggregates(of articles: Set<ExactKey>, on connection: PGConnection) throws(StoreError)
+        -> [ExactKey: ArticleCounters]
     {
         guard !articles.isEmpty else { return [:] }
         let rows = try connection.execute(
             "SELECT article, \(ArticleCounters.columns) FROM rp_articles WHERE article = ANY($1::text[]) "
-                + "ORDER BY article FOR UPDATE", [.textArray(articles)])
-        var found: [String: ArticleCounters] = [:]
+                + "ORDER BY article FOR UPDATE", [.textArray(articles.map(\.string))])
+        var found: [ExactKey: ArticleCounters] = [:]
         for row in 0..<rows.rowCount {
-            found[rows.string(row, 0)] = try ArticleCounters(rows, row: row, from: 1)
+            found[ExactKey(rows.string(row, 0))] = try ArticleCounters(rows, row: row, from: 1)
         }
         return found
     }
@@ -43,10 +43,11 @@ extension Folding {
     /// Writes `aggregates` back, stamped with the next change (``ListingRanges``); an article
     /// left without readers (erasure, retention) is deleted with its section map and attention,
     /// so that a later reader of that id starts a new article, and forgotten by the listing.
-    static func save(_ aggregates: [String: ArticleCounters], on connection: PGConnection) throws(StoreError)
+    static func save(_ aggregates: [ExactKey: ArticleCounters], on connection: PGConnection)
+        throws(StoreError)
     {
         let kept = aggregates.filter { $0.value.readers > 0 }
-        let emptied = aggregates.keys.filter { aggregates[$0]!.readers <= 0 }
+        let emptied = aggregates.filter { $0.value.readers <= 0 }.map(\.key.string)
         if !emptied.isEmpty {
             try connection.execute(
                 "DELETE FROM rp_articles WHERE article = ANY($1::text[])", [.textArray(emptied)])
@@ -74,7 +75,7 @@ extension Folding {
                 seen_bins = excluded.seen_bins, changed = excluded.changed
             """,
             [
-                .textArray(entries.map(\.key)), .numberArray(entries.map { Int64($0.value.readers) }),
+                .textArray(entries.map(\.key.string)), .numberArray(entries.map { Int64($0.value.readers) }),
                 .numberArray(entries.map { Int64($0.value.unscrollable) }),
                 .numberArray(entries.map(\.value.events)),
                 .numberArray(entries.map(\.value.engagedMs)),

@@ -3,22 +3,32 @@ import ProgressStore
 /// Section maps and attention (docs/api.md, "Sections and attention") folded from the log
 /// into `rp_sections` and `rp_attention`, in the fold's transaction.
 extension Folding {
+    /// An article, by its bytes, and a day.
     struct AttentionKey: Hashable {
         var article: String
         var day: Int32
+
+        static func == (a: AttentionKey, b: AttentionKey) -> Bool {
+            a.day == b.day && bytesEqual(a.article, b.article)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(bytesOf: article)
+            hasher.combine(day)
+        }
     }
 
     /// What one fold batch carries besides the readers' figures: per article the map of its
     /// latest event by time (the last such in arrival order on a tie), and the attention
     /// summed per article and UTC day.
     struct Parts {
-        var maps: [String: (timeMs: Int64, sections: [Section])] = [:]
+        var maps: [ExactKey: (timeMs: Int64, sections: [Section])] = [:]
         var attention: [AttentionKey: [Int64]] = [:]
 
         /// Adds `event`; events come in the log's order, which is arrival order across nodes.
         mutating func add(_ event: EventRecord) {
-            if let sections = event.sections, event.timeMs >= maps[event.article]?.timeMs ?? .min {
-                maps[event.article] = (event.timeMs, sections)
+            if let sections = event.sections, event.timeMs >= maps[ExactKey(event.article)]?.timeMs ?? .min {
+                maps[ExactKey(event.article)] = (event.timeMs, sections)
             }
             if let bands = event.attention {
                 let key = AttentionKey(article: event.article, day: event.day)
@@ -42,7 +52,7 @@ extension Folding {
                 WHERE excluded.time_ms >= s.time_ms
                 """,
                 [
-                    .textArray(maps.map(\.key)), .numberArray(maps.map(\.value.timeMs)),
+                    .textArray(maps.map(\.key.string)), .numberArray(maps.map(\.value.timeMs)),
                     .bytesArray(maps.map { SectionMap.encode($0.value.sections) }),
                 ])
         }

@@ -59,52 +59,57 @@ enum Segmenting {
         byDevice.values.dropFirst().reduce(byDevice.values.first!) { $0.folded($1) }
     }
 
-    /// The ids of `names`, adding those not kept yet while fewer than ``maximumSources`` are, in
-    /// order of arrival; those past the bound are missing (they count as `(other)`).
+    /// The ids of `names` (by their bytes), adding those not kept yet while fewer than
+    /// ``maximumSources`` are, in order of arrival; those past the bound are missing (they count
+    /// as `(other)`).
     static func sourceIDs(for names: Folding.SourceNames, on connection: PGConnection) throws(StoreError)
-        -> [String: Int32]
+        -> [ExactKey: Int32]
     {
         guard !names.ordered.isEmpty else { return [:] }
         let rows = try connection.execute(
             "SELECT source, id FROM rp_sources WHERE source = ANY($1::text[])", [.textArray(names.ordered)])
-        var ids: [String: Int32] = [:]
-        for row in 0..<rows.rowCount { ids[rows.string(row, 0)] = Int32(try rows.int64(row, 1)) }
-        let missing = names.ordered.filter { ids[$0] == nil }
+        var ids: [ExactKey: Int32] = [:]
+        for row in 0..<rows.rowCount { ids[ExactKey(rows.string(row, 0))] = Int32(try rows.int64(row, 1)) }
+        let missing = names.ordered.filter { ids[ExactKey($0)] == nil }
         guard !missing.isEmpty else { return ids }
         let kept = try connection.execute(
             "SELECT count(*) FILTER (WHERE id > $1), coalesce(max(id), $1) FROM rp_sources",
             [.int(Int64(directID))])
         let room = maximumSources - Int(try kept.int64(0, 0))
-        let added = missing.prefix(max(0, room))
+        let added = Array(missing.prefix(max(0, room)))
         guard !added.isEmpty else { return ids }
-        let next = Int32(try kept.int64(0, 1)) + 1
-        for (offset, name) in added.enumerated() { ids[name] = next + Int32(offset) }
+        let highest = try kept.int64(0, 1)
+        guard Int32(exactly: highest + Int64(added.count)) != nil else {
+            throw StoreError.corrupt("rp_sources holds an id of \(highest), past those it gives out")
+        }
+        let numbers = added.indices.map { Int32(highest) + 1 + Int32($0) }
+        for (name, id) in zip(added, numbers) { ids[ExactKey(name)] = id }
         try connection.execute(
             "INSERT INTO rp_sources (id, source) SELECT * FROM unnest($1::int4[], $2::text[])",
-            [.numberArray(added.map { ids[$0]! }), .textArray(added)])
+            [.numberArray(numbers), .textArray(added)])
         return ids
     }
 
     /// Those of `articles` whose segments have counters.
-    static func keepingSegments(of articles: Set<String>, on connection: PGConnection) throws(StoreError)
-        -> Set<String>
+    static func keepingSegments(of articles: Set<ExactKey>, on connection: PGConnection) throws(StoreError)
+        -> Set<ExactKey>
     {
         guard !articles.isEmpty else { return [] }
         let rows = try connection.execute(
             "SELECT DISTINCT article FROM rp_article_segments WHERE article = ANY($1::text[])",
-            [.textArray(articles)])
-        return Set((0..<rows.rowCount).map { rows.string($0, 0) })
+            [.textArray(articles.map(\.string))])
+        return Set((0..<rows.rowCount).map { ExactKey(rows.string($0, 0)) })
     }
 }
 
 extension Folding {
-    /// A batch's named sources, each once, in the order they arrived.
+    /// A batch's named sources, each once (by its bytes), in the order they arrived.
     struct SourceNames {
         private(set) var ordered: [String] = []
-        private var seen: Set<String> = []
+        private var seen: Set<ExactKey> = []
 
         mutating func add(_ source: String?) {
-            guard let source, seen.insert(source).inserted else { return }
+            guard let source, seen.insert(ExactKey(source)).inserted else { return }
             ordered.append(source)
         }
     }

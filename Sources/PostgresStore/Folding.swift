@@ -5,15 +5,37 @@ import ProgressStore
 /// `rp_attention`, then out of the log — in one transaction that holds `rp_fold`'s row, so that
 /// folds, erasures and retention happen one at a time, in order, whichever node runs them.
 enum Folding {
+    /// A reader-day. Its ids compare by their bytes, as every key of the fold does (SPEC §2):
+    /// `String`'s `==` would take two canonically equivalent ids for one.
     struct DayKey: Hashable {
         var article: String
         var reader: String
         var day: Int32
+
+        static func == (a: DayKey, b: DayKey) -> Bool {
+            a.day == b.day && bytesEqual(a.article, b.article) && bytesEqual(a.reader, b.reader)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(bytesOf: article)
+            hasher.combine(bytesOf: reader)
+            hasher.combine(day)
+        }
     }
 
+    /// An article and a reader, by their bytes.
     struct PairKey: Hashable {
         var article: String
         var reader: String
+
+        static func == (a: PairKey, b: PairKey) -> Bool {
+            bytesEqual(a.article, b.article) && bytesEqual(a.reader, b.reader)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(bytesOf: article)
+            hasher.combine(bytesOf: reader)
+        }
     }
 
     /// What a fold batch holds of one reader-day: its figures and its segment.
@@ -53,8 +75,8 @@ enum Folding {
                 if days[key] == nil {
                     days[key] = DayFold(figures: ReaderFigures(event), segment: DaySegment(event))
                 } else {
-                    days[key]!.figures.fold(ReaderFigures(event))
-                    days[key]!.segment.fold(event)
+                    days[key]?.figures.fold(ReaderFigures(event))
+                    days[key]?.segment.fold(event)
                 }
             }
         }
@@ -82,12 +104,12 @@ enum Folding {
             pairs[pair] = pairs[pair].map { $0.folded(fold.figures) } ?? fold.figures
         }
         let before = try allTimeBySegment(of: Array(pairs.keys), on: connection)
-        let articles = Set(pairs.keys.map(\.article))
+        let articles = Set(pairs.keys.map { ExactKey($0.article) })
         var aggregates = try aggregates(of: articles, on: connection)
         for (pair, batch) in pairs {
             let prior = before[pair].map(Segmenting.total)
-            aggregates[pair.article, default: ArticleCounters(keepsHistograms: true)].move(
-                from: prior, to: prior.map { $0.folded(batch) } ?? batch)
+            try aggregates[ExactKey(pair.article), default: ArticleCounters(keepsHistograms: true)].move(
+                from: prior, to: prior.map { $0.folded(batch) } ?? batch, of: pair.article, in: "rp_articles")
         }
         let kept = try Segmenting.keepingSegments(of: articles, on: connection)
         let keptDays = try DayCounting.keeping(of: articles, on: connection)
@@ -144,8 +166,9 @@ enum Folding {
                 .numberArray(segments.map(\.deviceMs)),
                 .numberArray(segments.map { Segmenting.code($0.widthDevice) }),
                 .numberArray(segments.map(\.widthMs)),
-                .numberArray(segments.map { $0.source.map { ids[$0] ?? Segmenting.otherID } ?? -1 }),
-                .numberArray(segments.map(\.sourceMs)), .textArray(kept.union(keptDays)),
+                .numberArray(
+                    segments.map { $0.source.map { ids[ExactKey($0)] ?? Segmenting.otherID } ?? -1 }),
+                .numberArray(segments.map(\.sourceMs)), .textArray(kept.union(keptDays).map(\.string)),
             ])
         try save(aggregates, on: connection)
         try Segmenting.moveCounters(of: kept, days: days, changes: changes, before: before, on: connection)
@@ -161,15 +184,33 @@ enum Folding {
 }
 
 extension Folding {
-    /// An event id with its pair, as `rp_ids` keys it.
+    /// `rp_reader_days` answered a row of `article` that the statement did not name: the ids
+    /// did not come back as they were sent (a database whose encoding changes them).
+    static func unasked(_ article: String) -> StoreError {
+        StoreError.corrupt(
+            "rp_reader_days answered a row of article \"\(StoreError.spelled(article))\", which was not asked for"
+        )
+    }
+
+    /// An event id with its pair, as `rp_ids` keys it: by bytes, in their order (`COLLATE "C"`).
     struct IDKey: Hashable, Comparable {
         var article: String
         var reader: String
         var id: String
 
+        static func == (a: IDKey, b: IDKey) -> Bool {
+            bytesEqual(a.article, b.article) && bytesEqual(a.reader, b.reader) && bytesEqual(a.id, b.id)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(bytesOf: article)
+            hasher.combine(bytesOf: reader)
+            hasher.combine(bytesOf: id)
+        }
+
         static func < (a: IDKey, b: IDKey) -> Bool {
-            if a.article != b.article { return bytesPrecede(a.article, b.article) }
-            if a.reader != b.reader { return bytesPrecede(a.reader, b.reader) }
+            if !bytesEqual(a.article, b.article) { return bytesPrecede(a.article, b.article) }
+            if !bytesEqual(a.reader, b.reader) { return bytesPrecede(a.reader, b.reader) }
             return bytesPrecede(a.id, b.id)
         }
     }

@@ -18,11 +18,22 @@ extension Segmenting {
         }
     }
 
+    /// An article, by its bytes (SPEC §2), and one of its segments.
     struct CounterKey: Hashable {
         var article: String
         var axis: Axis
         /// A device class's code or a source's id.
         var segment: Int32
+
+        static func == (a: CounterKey, b: CounterKey) -> Bool {
+            a.axis == b.axis && a.segment == b.segment && bytesEqual(a.article, b.article)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(bytesOf: article)
+            hasher.combine(axis)
+            hasher.combine(segment)
+        }
     }
 
     /// A reader-day's resolved segment: its device class's code and its source's id.
@@ -79,13 +90,13 @@ extension Segmenting {
     /// read again and moved out and back in, and the times of a segment it left are read from
     /// the rows that stay.
     static func moveCounters(
-        of kept: Set<String>, days: [Folding.DayKey: Folding.DayFold], changes: PGResult,
+        of kept: Set<ExactKey>, days: [Folding.DayKey: Folding.DayFold], changes: PGResult,
         before: [Folding.PairKey: [Codes: ReaderFigures]], on connection: PGConnection
     ) throws(StoreError) {
         guard !kept.isEmpty else { return }
         var batch: [Folding.PairKey: [Codes: ReaderFigures]] = [:]
         var changed: Set<Folding.PairKey> = []
-        for row in 0..<changes.rowCount where kept.contains(changes.string(row, 0)) {
+        for row in 0..<changes.rowCount where kept.contains(ExactKey(changes.string(row, 0))) {
             let key = Folding.DayKey(
                 article: changes.string(row, 0), reader: changes.string(row, 1),
                 day: Int32(try changes.int64(row, 2)))
@@ -98,7 +109,7 @@ extension Segmenting {
             {
                 changed.insert(pair)
             }
-            guard let fold = days[key]?.figures else { continue }
+            guard let fold = days[key]?.figures else { throw Folding.unasked(key.article) }
             batch[pair, default: [:]][now] = batch[pair]?[now].map { $0.folded(fold) } ?? fold
         }
         let after = try Folding.allTimeBySegment(of: Array(changed), on: connection)
@@ -121,14 +132,15 @@ extension Segmenting {
                 let prior = project(before[pair], axis)
                 for (segment, figures) in project(byCodes, axis) {
                     let key = CounterKey(article: pair.article, axis: axis, segment: segment)
-                    counters[key, default: ArticleCounters(keepsHistograms: true)].move(
-                        from: prior[segment], to: prior[segment].map { $0.folded(figures) } ?? figures)
+                    try counters[key, default: ArticleCounters(keepsHistograms: true)].move(
+                        from: prior[segment], to: prior[segment].map { $0.folded(figures) } ?? figures,
+                        of: pair.article, in: "rp_article_segments")
                 }
             }
             for pair in changed {
                 for (segment, figures) in project(before[pair], axis) {
                     let key = CounterKey(article: pair.article, axis: axis, segment: segment)
-                    counters[key]?.drop(figures)
+                    try counters[key].drop(figures, of: pair.article, in: "rp_article_segments")
                     left.insert(key)
                 }
                 for (segment, figures) in project(after[pair], axis) {
@@ -146,16 +158,17 @@ extension Segmenting {
     /// past the bound, or lost days to retention); an article without rows loses its counters.
     /// The rows come in order of segment and are saved a few hundred segments at a time, so
     /// that an article of 10,000 sources never holds all of their histograms at once.
-    static func countSegments(of articles: Set<String>, on connection: PGConnection) throws(StoreError) {
+    static func countSegments(of articles: Set<ExactKey>, on connection: PGConnection) throws(StoreError) {
         guard !articles.isEmpty else { return }
+        let names = articles.map(\.string)
         try connection.execute(
-            "DELETE FROM rp_article_segments WHERE article = ANY($1::text[])", [.textArray(articles)])
+            "DELETE FROM rp_article_segments WHERE article = ANY($1::text[])", [.textArray(names)])
         for axis in Axis.allCases {
             let rows = try connection.execute(
                 """
                 SELECT d.article, \(axis.sql("d")), \(ReaderFigures.sql("d"))
                 FROM rp_reader_days AS d WHERE d.article = ANY($1::text[]) GROUP BY 1, 2, d.reader ORDER BY 1, 2
-                """, [.textArray(articles)])
+                """, [.textArray(names)])
             try ArticleCounters.count(rows, figuresFrom: 2) { (row) throws(StoreError) in
                 CounterKey(article: rows.string(row, 0), axis: axis, segment: Int32(try rows.int64(row, 1)))
             } save: { (counters) throws(StoreError) in

@@ -60,6 +60,13 @@ package struct DepthHistogram: Sendable, Equatable {
         total += 1
     }
 
+    /// Whether `depth`'s bin holds a depth, as ``remove(_:)`` requires (and traps on, on the
+    /// embedded store's hot path): a store whose histograms come from a database, which may
+    /// contradict its rows, asks first and answers an error instead.
+    package func holds(_ depth: Double) -> Bool {
+        counts[Self.bin(of: depth)] > 0
+    }
+
     package mutating func remove(_ depth: Double) {
         let k = Self.bin(of: depth)
         precondition(counts[k] > 0, "removing a depth the histogram does not hold")

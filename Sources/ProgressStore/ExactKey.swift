@@ -29,6 +29,18 @@ public struct ExactKey: Hashable, Sendable {
     }
 }
 
+extension Hasher {
+    /// Feeds `string`'s UTF-8 bytes and their count, so that a key of several ids hashes each
+    /// as ``ExactKey`` compares it, by its bytes, and no id's bytes run into the next one's.
+    @inlinable
+    package mutating func combine(bytesOf string: String) {
+        withUTF8(of: string) { bytes in
+            combine(bytes.count)
+            combine(bytes: UnsafeRawBufferPointer(bytes))
+        }
+    }
+}
+
 /// Whether `a` and `b` hold the same UTF-8 bytes, compared with `memcmp`: walking
 /// `String.UTF8View`s element by element costs several times more.
 @usableFromInline

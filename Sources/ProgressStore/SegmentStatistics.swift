@@ -32,23 +32,26 @@ public struct SegmentStatistics: Sendable, Equatable {
     public static let limits = 1...50
 
     /// `readers` grouped by segment name, ranked; by source at most `limit` segments are
-    /// listed and the rest fold into ``other``, by device every class present is listed.
+    /// listed and the rest fold into ``other``, by device every class present is listed. Names
+    /// are keyed by their bytes: two sources that Unicode calls equivalent are two segments.
     public static func compute(
-        readers: [String: [ReaderSummary]], by dimension: Dimension, limit: Int, query: StatisticsQuery
+        readers: [ExactKey: [ReaderSummary]], by dimension: Dimension, limit: Int, query: StatisticsQuery
     ) -> SegmentStatistics {
         compute(figures: readers.mapValues { $0.map(\.figures) }, by: dimension, limit: limit, query: query)
     }
 
     /// ``compute(readers:by:limit:query:)`` of the readers' figures alone.
     public static func compute(
-        figures readers: [String: [ReaderFigures]], by dimension: Dimension, limit: Int,
+        figures readers: [ExactKey: [ReaderFigures]], by dimension: Dimension, limit: Int,
         query: StatisticsQuery
     ) -> SegmentStatistics {
-        let ranked = readers.sorted { a, b in precedes((a.key, a.value.count), (b.key, b.value.count)) }
+        let ranked = readers.sorted { a, b in
+            precedes((a.key.string, a.value.count), (b.key.string, b.value.count))
+        }
         let listed = dimension == .device ? ranked[...] : ranked.prefix(limit)
         let rest = ranked.dropFirst(listed.count)
         let segments = listed.map { name, group in
-            Segment(name: name, statistics: ArticleStatistics.compute(readers: group, query: query))
+            Segment(name: name.string, statistics: ArticleStatistics.compute(readers: group, query: query))
         }
         let other =
             rest.isEmpty

@@ -19,9 +19,10 @@ public struct SegmentFilter: Sendable, Hashable {
 
     public var isAll: Bool { device == nil && source == nil }
 
-    /// Whether a reader-day of `segment` counts.
+    /// Whether a reader-day of `segment` counts: its source the filter's bytes (SPEC §2).
     public func admits(_ segment: ReaderSegment) -> Bool {
-        (device.map { $0 == segment.device } ?? true) && (source.map { $0 == segment.source } ?? true)
+        (device.map { $0 == segment.device } ?? true)
+            && (source.map { bytesEqual($0, segment.source) } ?? true)
     }
 }
 

@@ -46,7 +46,9 @@ struct DeviceCountersTests {
             let groups = article.figuresBySegment(in: .allTime, matching: .all, by: .device)
             let folded = SegmentStatistics.compute(
                 figures: Dictionary(
-                    uniqueKeysWithValues: groups.map { (DeviceClass.numbered($0.key).rawValue, $0.value) }),
+                    uniqueKeysWithValues: groups.map {
+                        (ExactKey(DeviceClass.numbered($0.key).rawValue), $0.value)
+                    }),
                 by: .device, limit: 10, query: query.statistics)
             let answered = try #require(try index.segmentsNow(query))
             #expect(answered.segments.map(\.name) == folded.segments.map(\.name))

@@ -272,7 +272,9 @@ struct EmbeddedStoreSegmentsTests {
         let groups = article.figuresBySegment(in: .allTime, matching: .all, by: .device)
         let folded = SegmentStatistics.compute(
             figures: Dictionary(
-                uniqueKeysWithValues: groups.map { (DeviceClass.numbered($0.key).rawValue, $0.value) }),
+                uniqueKeysWithValues: groups.map {
+                    (ExactKey(DeviceClass.numbered($0.key).rawValue), $0.value)
+                }),
             by: .device, limit: 10, query: query.statistics)
         #expect(answered?.segments.map(\.name) == ["phone", "desktop", "tablet"])
         #expect(answered?.segments.count == folded.segments.count)

@@ -14,11 +14,11 @@ struct SegmentStatisticsTests {
 
     static let query = StatisticsQuery(article: "/a", threshold: 0.9)
 
-    static let groups: [String: [ReaderSummary]] = [
-        "newsletter": [reader("a", depth: 1), reader("b", depth: 0.5)],
-        "search": [reader("c", depth: 0.2), reader("d", depth: 0.95), reader("e", depth: 0.1)],
-        "(direct)": [reader("f", depth: 0.3), reader("g", depth: 0.9)],
-        "social": [reader("h", depth: 0.4)],
+    static let groups: [ExactKey: [ReaderSummary]] = [
+        ExactKey("newsletter"): [reader("a", depth: 1), reader("b", depth: 0.5)],
+        ExactKey("search"): [reader("c", depth: 0.2), reader("d", depth: 0.95), reader("e", depth: 0.1)],
+        ExactKey("(direct)"): [reader("f", depth: 0.3), reader("g", depth: 0.9)],
+        ExactKey("social"): [reader("h", depth: 0.4)],
     ]
 
     @Test("most readers first, then by name; each segment's figures are its readers' own")
@@ -29,7 +29,8 @@ struct SegmentStatisticsTests {
         #expect(result.other == nil)
         let search = result.segments[0].statistics
         #expect(search.readers == 3 && search.completed == 1)
-        #expect(search == ArticleStatistics.compute(readers: Self.groups["search"]!, query: Self.query))
+        #expect(
+            search == ArticleStatistics.compute(readers: Self.groups[ExactKey("search")]!, query: Self.query))
     }
 
     @Test("sources past the limit fold into one (other) segment of all their readers")
@@ -44,7 +45,10 @@ struct SegmentStatisticsTests {
 
     @Test("devices list every class present, whatever the limit")
     func devices() {
-        let groups = ["phone": [Self.reader("a", depth: 1)], "desktop": [Self.reader("b", depth: 0)]]
+        let groups = [
+            ExactKey("phone"): [Self.reader("a", depth: 1)],
+            ExactKey("desktop"): [Self.reader("b", depth: 0)],
+        ]
         let result = SegmentStatistics.compute(readers: groups, by: .device, limit: 1, query: Self.query)
         #expect(result.segments.map(\.name) == ["desktop", "phone"])
         #expect(result.other == nil)

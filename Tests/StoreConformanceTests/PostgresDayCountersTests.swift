@@ -59,7 +59,8 @@ struct PostgresDayCountersTests {
         var recounted: [String] = []
         try? connection.transaction { () throws(StoreError) in
             let kept = try connection.execute("SELECT DISTINCT article FROM rp_article_days")
-            try DayCounting.count(Set((0..<kept.rowCount).map { kept.string($0, 0) }), on: connection)
+            try DayCounting.count(
+                Set((0..<kept.rowCount).map { ExactKey(kept.string($0, 0)) }), on: connection)
             recounted = try rows()
             // Rolled back: the recount is only to compare with.
             throw StoreError.closed

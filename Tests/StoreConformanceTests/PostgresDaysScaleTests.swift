@@ -41,11 +41,11 @@ struct PostgresDaysScaleTests {
         for figures in try PostgresStore.readers(of: "/big", in: .allTime, on: connection) ?? [] {
             counters.move(from: nil, to: figures.figures)
         }
-        try Folding.save(["/big": counters], on: connection)
-        try Segmenting.countSegments(of: ["/big"], on: connection)
+        try Folding.save([ExactKey("/big"): counters], on: connection)
+        try Segmenting.countSegments(of: [ExactKey("/big")], on: connection)
         // What the fold that takes an article past the bound does, once.
         let started = Date()
-        try DayCounting.count(["/big"], on: connection)
+        try DayCounting.count([ExactKey("/big")], on: connection)
         print(
             "one day at \(readers) readers: counting the days from the rows: "
                 + "\(String(format: "%.0f", Date().timeIntervalSince(started) * 1000)) ms")

@@ -16,18 +16,18 @@ struct PostgresSegmentsReference {
     }
 
     /// The sources kept by name: the first `maximumSources` distinct ones named, in arrival order.
-    var keptSources: Set<String> {
-        var kept: [String] = []
-        var seen: Set<String> = [ReaderSource.direct, ReaderSource.other]
+    var keptSources: Set<ExactKey> {
+        var kept: [ExactKey] = []
+        var seen: Set<ExactKey> = [ExactKey(ReaderSource.direct), ExactKey(ReaderSource.other)]
         for event in events {
-            guard let source = event.source, seen.insert(source).inserted else { continue }
+            guard let source = event.source.map(ExactKey.init), seen.insert(source).inserted else { continue }
             kept.append(source)
         }
         return Set(kept.prefix(maximumSources))
     }
 
     private struct DayKey: Hashable {
-        var reader: String
+        var reader: ExactKey
         var day: Int32
     }
 
@@ -35,8 +35,8 @@ struct PostgresSegmentsReference {
     private func days(of article: String) -> [DayKey: (figures: ReaderFigures, segment: ReaderSegment)] {
         let kept = keptSources
         var folds: [DayKey: (figures: ReaderFigures, segment: DaySegment)] = [:]
-        for event in events where event.article == article {
-            let key = DayKey(reader: event.reader, day: event.day)
+        for event in events where sameBytes(event.article, article) {
+            let key = DayKey(reader: ExactKey(event.reader), day: event.day)
             if var fold = folds[key] {
                 fold.figures.fold(ReaderFigures(event))
                 fold.segment.fold(event)
@@ -47,7 +47,9 @@ struct PostgresSegmentsReference {
         }
         return folds.mapValues { fold in
             var segment = fold.segment.resolved
-            if let named = fold.segment.source, named != ReaderSource.direct, !kept.contains(named) {
+            if let named = fold.segment.source, !sameBytes(named, ReaderSource.direct),
+                !kept.contains(ExactKey(named))
+            {
                 segment.source = ReaderSource.other
             }
             return (fold.figures, segment)
@@ -59,12 +61,12 @@ struct PostgresSegmentsReference {
     func readers(of article: String, in range: DayRange = .allTime, segment filter: SegmentFilter = .all)
         -> [ReaderSummary]?
     {
-        guard events.contains(where: { $0.article == article }) else { return nil }
-        var byReader: [String: ReaderFigures] = [:]
+        guard events.contains(where: { sameBytes($0.article, article) }) else { return nil }
+        var byReader: [ExactKey: ReaderFigures] = [:]
         for (key, day) in days(of: article) where range.contains(key.day) && filter.admits(day.segment) {
             byReader[key.reader] = byReader[key.reader].map { $0.folded(day.figures) } ?? day.figures
         }
-        return byReader.map { ReaderSummary(reader: $0.key, figures: $0.value) }
+        return byReader.map { ReaderSummary(reader: $0.key.string, figures: $0.value) }
             .sorted { bytesBefore($0.reader, $1.reader) }
     }
 
@@ -76,16 +78,16 @@ struct PostgresSegmentsReference {
 
     func segments(_ query: SegmentsQuery) -> SegmentStatistics? {
         let statistics = query.statistics
-        guard events.contains(where: { $0.article == statistics.article }) else { return nil }
-        var groups: [String: [String: ReaderFigures]] = [:]
+        guard events.contains(where: { sameBytes($0.article, statistics.article) }) else { return nil }
+        var groups: [ExactKey: [ExactKey: ReaderFigures]] = [:]
         for (key, day) in days(of: statistics.article)
         where statistics.days.contains(key.day) && statistics.segment.admits(day.segment) {
-            let name = day.segment.name(by: query.by)
+            let name = ExactKey(day.segment.name(by: query.by))
             groups[name, default: [:]][key.reader] =
                 groups[name]?[key.reader].map { $0.folded(day.figures) } ?? day.figures
         }
         return SegmentStatistics.compute(
-            readers: groups.mapValues { $0.map { ReaderSummary(reader: $0.key, figures: $0.value) } },
+            readers: groups.mapValues { $0.map { ReaderSummary(reader: $0.key.string, figures: $0.value) } },
             by: query.by, limit: query.limit, query: statistics)
     }
 }
@@ -96,7 +98,7 @@ func agreeSegments(_ a: SegmentStatistics?, _ b: SegmentStatistics?) -> Bool {
     guard let a, let b else { return a == nil && b == nil }
     func same(_ x: SegmentStatistics.Segment?, _ y: SegmentStatistics.Segment?) -> Bool {
         guard let x, let y else { return x == nil && y == nil }
-        return x.name == y.name && agree(x.statistics, y.statistics)
+        return sameBytes(x.name, y.name) && agree(x.statistics, y.statistics)
     }
     return a.segments.count == b.segments.count && zip(a.segments, b.segments).allSatisfy(same)
         && same(a.other, b.other)

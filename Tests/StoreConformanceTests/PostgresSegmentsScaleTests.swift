@@ -43,8 +43,8 @@ struct PostgresSegmentsScaleTests {
         for figures in try PostgresStore.readers(of: "/big", in: .allTime, on: connection) ?? [] {
             counters.move(from: nil, to: figures.figures)
         }
-        try Folding.save(["/big": counters], on: connection)
-        try Segmenting.countSegments(of: ["/big"], on: connection)
+        try Folding.save([ExactKey("/big"): counters], on: connection)
+        try Segmenting.countSegments(of: [ExactKey("/big")], on: connection)
     }
 
     /// The median of five runs of `body` and the first (cold) one, in ms.

@@ -4,10 +4,12 @@ extension Reference {
     /// The sections and attention of `query.article` over `query.days`, the plainest way: the
     /// map of the latest event by time that carried one (the later arrival on a tie), each
     /// reader's maximum `seenDepth` in range (1 if none of its events in range was scrollable),
-    /// the attention of the events in range summed band by band.
-    func sections(_ query: StatisticsQuery) -> SectionStatistics? {
-        let mine = events.filter { $0.article == query.article }
-        guard !mine.isEmpty else { return nil }
+    /// the attention of the events in range summed band by band. `parts`, when given, holds the
+    /// events whose maps and attention count: erasing a reader leaves those of its articles as
+    /// they were (docs/api.md, "Sections and attention"), where it leaves this reference.
+    func sections(_ query: StatisticsQuery, parts: Reference? = nil) -> SectionStatistics? {
+        guard events.contains(where: { sameBytes($0.article, query.article) }) else { return nil }
+        let mine = (parts ?? self).events.filter { sameBytes($0.article, query.article) }
         var map: (timeMs: Int64, sections: [Section])?
         for event in mine {
             guard let sections = event.sections else { continue }

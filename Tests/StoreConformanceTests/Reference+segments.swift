@@ -5,25 +5,26 @@ extension Reference {
     /// Each event's source as a store keeps it: the first `bound` distinct sources in the order
     /// the events came (`(direct)` and `(other)` named by a client are those segments and take no
     /// room), later ones `(other)`.
-    func keptSources(bound: Int = 10_000) -> [String: String] {
-        var kept: [String: String] = [
-            ReaderSource.direct: ReaderSource.direct, ReaderSource.other: ReaderSource.other,
+    func keptSources(bound: Int = 10_000) -> [ExactKey: String] {
+        var kept: [ExactKey: String] = [
+            ExactKey(ReaderSource.direct): ReaderSource.direct,
+            ExactKey(ReaderSource.other): ReaderSource.other,
         ]
         for event in events {
-            guard let source = event.source, kept[source] == nil else { continue }
-            kept[source] = kept.count - 2 < bound ? source : ReaderSource.other
+            guard let source = event.source, kept[ExactKey(source)] == nil else { continue }
+            kept[ExactKey(source)] = kept.count - 2 < bound ? source : ReaderSource.other
         }
         return kept
     }
 
     /// The segment of each reader-day of `article`, by reader and day: ``DaySegment`` folded over
     /// the day's events in the order they came.
-    func daySegments(of article: String, bound: Int = 10_000) -> [String: [Int32: ReaderSegment]] {
+    func daySegments(of article: String, bound: Int = 10_000) -> [ExactKey: [Int32: ReaderSegment]] {
         let kept = keptSources(bound: bound)
-        var folded: [String: [Int32: DaySegment]] = [:]
-        for var event in events where event.article == article {
-            event.source = event.source.map { kept[$0]! }
-            folded[event.reader, default: [:]][event.day, default: DaySegment()].fold(event)
+        var folded: [ExactKey: [Int32: DaySegment]] = [:]
+        for var event in events where sameBytes(event.article, article) {
+            event.source = event.source.map { kept[ExactKey($0)]! }
+            folded[ExactKey(event.reader), default: [:]][event.day, default: DaySegment()].fold(event)
         }
         return folded.mapValues { $0.mapValues(\.resolved) }
     }
@@ -33,10 +34,13 @@ extension Reference {
     func readers(
         of article: String, in days: DayRange, segment: SegmentFilter, bound: Int = 10_000
     ) -> [ReaderSummary]? {
-        guard events.contains(where: { $0.article == article }) else { return nil }
+        guard events.contains(where: { sameBytes($0.article, article) }) else { return nil }
         let segments = daySegments(of: article, bound: bound)
         var admitted = Reference()
-        admitted.add(events.filter { $0.article == article && segment.admits(segments[$0.reader]![$0.day]!) })
+        admitted.add(
+            events.filter {
+                sameBytes($0.article, article) && segment.admits(segments[ExactKey($0.reader)]![$0.day]!)
+            })
         return admitted.readers(of: article, in: days) ?? []
     }
 
@@ -50,16 +54,18 @@ extension Reference {
     /// the query's filter), their figures over that segment's days.
     func segments(_ query: SegmentsQuery, bound: Int = 10_000) -> SegmentStatistics? {
         let article = query.statistics.article
-        guard events.contains(where: { $0.article == article }) else { return nil }
+        guard events.contains(where: { sameBytes($0.article, article) }) else { return nil }
         let segments = daySegments(of: article, bound: bound)
-        var names: Set<String> = []
+        var names: Set<ExactKey> = []
         for (_, days) in segments {
             for (day, segment) in days where query.statistics.days.contains(day) {
-                if query.statistics.segment.admits(segment) { names.insert(segment.name(by: query.by)) }
+                if query.statistics.segment.admits(segment) {
+                    names.insert(ExactKey(segment.name(by: query.by)))
+                }
             }
         }
-        var groups: [String: [ReaderSummary]] = [:]
-        for name in names {
+        var groups: [ExactKey: [ReaderSummary]] = [:]
+        for name in names.map(\.string) {
             var filter = query.statistics.segment
             if query.by == .device {
                 filter.device = DeviceClass(rawValue: name)
@@ -69,7 +75,7 @@ extension Reference {
             // A filter on both that disagrees with the segment admits nothing: then it is absent.
             let readers =
                 self.readers(of: article, in: query.statistics.days, segment: filter, bound: bound) ?? []
-            if !readers.isEmpty { groups[name] = readers }
+            if !readers.isEmpty { groups[ExactKey(name)] = readers }
         }
         return SegmentStatistics.compute(
             readers: groups, by: query.by, limit: query.limit, query: query.statistics)

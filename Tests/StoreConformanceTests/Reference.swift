@@ -11,23 +11,23 @@ struct Reference {
     /// Takes out what `erasure` names, as a store's erasure does.
     mutating func erase(_ erasure: Erasure) {
         switch erasure {
-        case .reader(let reader): events.removeAll { $0.reader == reader }
-        case .article(let article): events.removeAll { $0.article == article }
+        case .reader(let reader): events.removeAll { sameBytes($0.reader, reader) }
+        case .article(let article): events.removeAll { sameBytes($0.article, article) }
         }
     }
 
     var articles: [String] {
-        Array(Set(events.map(\.article))).sorted(by: bytesBefore)
+        Set(events.map { ExactKey($0.article) }).map(\.string).sorted(by: bytesBefore)
     }
 
     /// The readers of `article` folded over `days`, in the byte order of their ids.
     func readers(of article: String, in days: DayRange) -> [ReaderSummary]? {
-        let mine = events.filter { $0.article == article }
+        let mine = events.filter { sameBytes($0.article, article) }
         guard !mine.isEmpty else { return nil }
-        var byReader: [String: ReaderSummary] = [:]
+        var byReader: [ExactKey: ReaderSummary] = [:]
         for event in mine where days.contains(event.day) {
             var summary =
-                byReader[event.reader]
+                byReader[ExactKey(event.reader)]
                 ?? ReaderSummary(
                     reader: event.reader,
                     figures: ReaderFigures(
@@ -40,7 +40,7 @@ struct Reference {
             summary.engagedMs += event.engagedMs
             summary.firstMs = min(summary.firstMs, event.timeMs)
             summary.lastMs = max(summary.lastMs, event.timeMs)
-            byReader[event.reader] = summary
+            byReader[ExactKey(event.reader)] = summary
         }
         return byReader.values.sorted { bytesBefore($0.reader, $1.reader) }
     }
@@ -72,6 +72,12 @@ struct Reference {
 
 func bytesBefore(_ a: String, _ b: String) -> Bool {
     a.utf8.lexicographicallyPrecedes(b.utf8)
+}
+
+/// Whether `a` and `b` are one id: the same bytes (SPEC §2), where `==` takes two canonically
+/// equivalent strings for one.
+func sameBytes(_ a: String, _ b: String) -> Bool {
+    a.utf8.elementsEqual(b.utf8)
 }
 
 let dayMs: Int64 = 86_400_000
@@ -116,7 +122,7 @@ func agree(_ a: ArticleStatistics?, _ b: ArticleStatistics?) -> Bool {
 func agree(_ a: ListingPage, _ b: ListingPage) -> Bool {
     a.hasMore == b.hasMore && a.rows.count == b.rows.count
         && zip(a.rows, b.rows).allSatisfy { x, y in
-            x.article == y.article && x.readers == y.readers && x.events == y.events
+            sameBytes(x.article, y.article) && x.readers == y.readers && x.events == y.events
                 && x.completionRate == y.completionRate && abs(x.meanDepth - y.meanDepth) <= 1e-9
                 && x.lastEventMs == y.lastEventMs
         }

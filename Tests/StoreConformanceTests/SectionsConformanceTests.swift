@@ -39,7 +39,7 @@ struct SectionsConformanceTests {
             && zip(a.attention ?? [], b.attention ?? []).allSatisfy { close($0, $1) }
         return bands
             && zip(a.sections, b.sections).allSatisfy { x, y in
-                x.title == y.title && x.start == y.start && x.end == y.end && x.words == y.words
+                sameBytes(x.title, y.title) && x.start == y.start && x.end == y.end && x.words == y.words
                     && close(x.reached, y.reached) && close(x.stoppedWithin, y.stoppedWithin)
                     && close(x.seconds, y.seconds) && close(x.wordsPerMinute, y.wordsPerMinute)
             }

@@ -239,9 +239,10 @@ func agree(_ a: SegmentStatistics?, _ b: SegmentStatistics?) -> Bool {
     guard let a, let b else { return a == nil && b == nil }
     return a.segments.count == b.segments.count
         && zip(a.segments, b.segments).allSatisfy {
-            $0.name == $1.name && agree($0.statistics, $1.statistics)
+            sameBytes($0.name, $1.name) && agree($0.statistics, $1.statistics)
         }
-        && (a.other?.name == b.other?.name) && agree(a.other?.statistics, b.other?.statistics)
+        && (a.other == nil) == (b.other == nil) && sameBytes(a.other?.name ?? "", b.other?.name ?? "")
+        && agree(a.other?.statistics, b.other?.statistics)
 }
 
 extension ProgressStore {

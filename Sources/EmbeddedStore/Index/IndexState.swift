@@ -146,7 +146,7 @@ struct IndexState {
     {
         var source: UInt16?
         if let name = events[index].source {
-            if let last = lastSource, last.name == name {
+            if let last = lastSource, bytesEqual(last.name, name) {
                 source = last.id
             } else {
                 let id = sources.id(of: name)

@@ -4,7 +4,8 @@ import ProgressStore
 /// reader-days' ``SegmentRecord``s hold: `(direct)` is 0 and `(other)` 1 whether named by a
 /// client or not, then the others in the order they came. At most ``bound`` beyond those two;
 /// a new source past it counts as `(other)`. Sources are kept for the store's life (a checkpoint
-/// saves the table): they are hosts and campaign names, not ids of anyone.
+/// saves the table): they are hosts and campaign names, not ids of anyone. Names are told apart
+/// by their bytes, as every id is (SPEC §2).
 struct SourceTable: Sendable {
     static let direct: UInt16 = 0
     static let other: UInt16 = 1
@@ -14,7 +15,9 @@ struct SourceTable: Sendable {
     /// Sources beyond `(direct)` and `(other)` that the table takes (below 2¹⁶ − 2).
     let bound: Int
     private(set) var names: [String] = [ReaderSource.direct, ReaderSource.other]
-    private var ids: [String: UInt16] = [ReaderSource.direct: direct, ReaderSource.other: other]
+    private var ids: [ExactKey: UInt16] = [
+        ExactKey(ReaderSource.direct): direct, ExactKey(ReaderSource.other): other,
+    ]
 
     init(bound: Int = defaultBound) {
         precondition((0...Int(UInt16.max) - 2).contains(bound), "a source bound out of range")
@@ -25,16 +28,16 @@ struct SourceTable: Sendable {
 
     /// The id of `source` (normalised), added while there is room; ``other`` past the bound.
     mutating func id(of source: String) -> UInt16 {
-        if let id = ids[source] { return id }
+        if let id = ids[ExactKey(source)] { return id }
         guard names.count - 2 < bound else { return Self.other }
         let id = UInt16(names.count)
         names.append(source)
-        ids[source] = id
+        ids[ExactKey(source)] = id
         return id
     }
 
     /// The id `source` has, if the table holds it.
-    func existingID(of source: String) -> UInt16? { ids[source] }
+    func existingID(of source: String) -> UInt16? { ids[ExactKey(source)] }
 
     /// The name of `id`, which the table holds.
     func name(of id: UInt16) -> String { names[Int(id)] }
@@ -43,10 +46,10 @@ struct SourceTable: Sendable {
     /// bound too: the saved records hold their ids).
     mutating func restore(_ saved: [String]) throws(StoreError) {
         for name in saved {
-            guard ids[name] == nil, names.count < Int(UInt16.max) else {
+            guard ids[ExactKey(name)] == nil, names.count < Int(UInt16.max) else {
                 throw StoreError.corrupt("the saved sources repeat one or are too many")
             }
-            ids[name] = UInt16(names.count)
+            ids[ExactKey(name)] = UInt16(names.count)
             names.append(name)
         }
     }

@@ -91,6 +91,18 @@ public struct ArticleCounters: Sendable, Equatable {
         if readers == 0 { (firstMs, lastMs) = (nil, nil) }
     }
 
+    /// Whether these counters hold a reader of all-time `figures`: one counted, as unscrollable
+    /// when none of its events scrolled, its depths in the histograms when kept — what
+    /// ``move(from:to:)`` (from a reader it had) and ``drop(_:)`` take out, and trap on when it
+    /// is not there. A store whose counters come from a database, which may contradict the
+    /// rows, asks first.
+    package func holds(_ figures: ReaderFigures) -> Bool {
+        guard readers > 0, figures.scrollable || unscrollable > 0 else { return false }
+        guard let histograms else { return true }
+        return (!figures.scrollable || histograms.progress.holds(figures.maxProgress))
+            && histograms.seenDepth.holds(figures.maxSeenDepth)
+    }
+
     /// Whether `days` holds every day this article has an event on, so that figures over
     /// `days` are the all-time ones.
     package func spans(_ days: DayRange) -> Bool {
