@@ -171,3 +171,52 @@ extension ArticleCounters {
         try save(counters)
     }
 }
+
+extension ArticleCounters {
+    /// A key column of a table of counters: its name, its SQL type, and its value for each row.
+    struct KeyColumn {
+        var name: String
+        var type: String
+        var values: PGValue
+    }
+
+    /// Writes `counters` into `table` — `rp_articles`, `rp_article_segments` or
+    /// `rp_article_days`, whose columns are ``columns`` after the `keys` — one row each, keyed
+    /// as `keys` give them, inserted or updated: the one upsert of every table of counters.
+    /// Histograms are written `sparse` (their held bins, see ``sparseBins(_:)``) or whole;
+    /// `stamped` also sets `changed` from `rp_changes`, which the listing follows.
+    static func upsert(
+        _ counters: [ArticleCounters], into table: String, keys: [KeyColumn], sparse: Bool,
+        stamped: Bool = false,
+        on connection: PGConnection
+    ) throws(StoreError) {
+        guard !counters.isEmpty else { return }
+        let names = keys.map(\.name).joined(separator: ", ")
+        let counted = columns.components(separatedBy: ", ")
+        let types =
+            keys.map(\.type) + [
+                "int8", "int8", "int8", "int8", "int8", "int8", "text", "text", "bytea", "bytea",
+            ]
+        let updated = counted + (stamped ? ["changed"] : [])
+        let bins = { (histogram: DepthHistogram?) in sparse ? sparseBins(histogram) : Self.bins(histogram) }
+        try connection.execute(
+            """
+            INSERT INTO \(table) AS a (\(names), \(columns)\(stamped ? ", changed" : ""))
+            SELECT \(names), readers, unscrollable, events, engaged_ms, first_ms, last_ms, progress_units::numeric,
+                seen_units::numeric, progress_bins, seen_bins\(stamped ? ", nextval('rp_changes')" : "")
+            FROM unnest(\(types.enumerated().map { "$\($0.offset + 1)::\($0.element)[]" }.joined(separator: ", ")))
+                AS u (\(names), \(columns))
+            ON CONFLICT (\(names)) DO UPDATE SET \(updated.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
+            """,
+            keys.map(\.values) + [
+                .numberArray(counters.map { Int64($0.readers) }),
+                .numberArray(counters.map { Int64($0.unscrollable) }), .numberArray(counters.map(\.events)),
+                .numberArray(counters.map(\.engagedMs)), .numberArray(counters.map { $0.firstMs ?? .max }),
+                .numberArray(counters.map { $0.lastMs ?? .min }),
+                .textArray(counters.map { String($0.progressSum.totalUnits) }),
+                .textArray(counters.map { String($0.seenSum.totalUnits) }),
+                .bytesArray(counters.map { bins($0.histograms?.progress) }),
+                .bytesArray(counters.map { bins($0.histograms?.seenDepth) }),
+            ])
+    }
+}

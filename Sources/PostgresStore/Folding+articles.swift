@@ -59,32 +59,9 @@ extension Folding {
         }
         guard !kept.isEmpty else { return }
         let entries = Array(kept)
-        try connection.execute(
-            """
-            INSERT INTO rp_articles AS a (article, \(ArticleCounters.columns), changed)
-            SELECT article, readers, unscrollable, events, engaged_ms, first_ms, last_ms, progress_units::numeric,
-                seen_units::numeric, progress_bins, seen_bins, nextval('rp_changes')
-            FROM unnest($1::text[], $2::int8[], $3::int8[], $4::int8[], $5::int8[], $6::int8[], $7::int8[],
-                $8::text[], $9::text[], $10::bytea[], $11::bytea[])
-                AS u (article, readers, unscrollable, events, engaged_ms, first_ms, last_ms, progress_units,
-                    seen_units, progress_bins, seen_bins)
-            ON CONFLICT (article) DO UPDATE SET readers = excluded.readers, unscrollable = excluded.unscrollable,
-                events = excluded.events, engaged_ms = excluded.engaged_ms, first_ms = excluded.first_ms,
-                last_ms = excluded.last_ms, progress_units = excluded.progress_units,
-                seen_units = excluded.seen_units, progress_bins = excluded.progress_bins,
-                seen_bins = excluded.seen_bins, changed = excluded.changed
-            """,
-            [
-                .textArray(entries.map(\.key.string)), .numberArray(entries.map { Int64($0.value.readers) }),
-                .numberArray(entries.map { Int64($0.value.unscrollable) }),
-                .numberArray(entries.map(\.value.events)),
-                .numberArray(entries.map(\.value.engagedMs)),
-                .numberArray(entries.map { $0.value.firstMs ?? .max }),
-                .numberArray(entries.map { $0.value.lastMs ?? .min }),
-                .textArray(entries.map { String($0.value.progressSum.totalUnits) }),
-                .textArray(entries.map { String($0.value.seenSum.totalUnits) }),
-                .bytesArray(entries.map { ArticleCounters.bins($0.value.histograms?.progress) }),
-                .bytesArray(entries.map { ArticleCounters.bins($0.value.histograms?.seenDepth) }),
-            ])
+        try ArticleCounters.upsert(
+            entries.map(\.value), into: "rp_articles",
+            keys: [.init(name: "article", type: "text", values: .textArray(entries.map(\.key.string)))],
+            sparse: false, stamped: true, on: connection)
     }
 }

@@ -45,30 +45,8 @@ public struct SegmentStatistics: Sendable, Equatable {
         figures readers: [ExactKey: [ReaderFigures]], by dimension: Dimension, limit: Int,
         query: StatisticsQuery
     ) -> SegmentStatistics {
-        let ranked = readers.sorted { a, b in
-            precedes((a.key.string, a.value.count), (b.key.string, b.value.count))
-        }
-        let listed = dimension == .device ? ranked[...] : ranked.prefix(limit)
-        let rest = ranked.dropFirst(listed.count)
-        let segments = listed.map { name, group in
-            Segment(name: name.string, statistics: ArticleStatistics.compute(readers: group, query: query))
-        }
-        let other =
-            rest.isEmpty
-            ? nil
-            : Segment(
-                name: ReaderSource.other,
-                statistics: ArticleStatistics.compute(readers: rest.flatMap(\.value), query: query))
-        return SegmentStatistics(segments: segments, other: other)
-    }
-
-    /// `segments` in the order an answer lists them: most readers first, then by name.
-    public static func ranked(_ segments: [Segment]) -> [Segment] {
-        segments.sorted { precedes(($0.name, $0.statistics.readers), ($1.name, $1.statistics.readers)) }
-    }
-
-    private static func precedes(_ a: (name: String, readers: Int), _ b: (name: String, readers: Int)) -> Bool
-    {
-        a.readers != b.readers ? a.readers > b.readers : a.name.utf8.lexicographicallyPrecedes(b.name.utf8)
+        compute(
+            segments: readers.map { (name: $0.key.string, figures: $0.value) }, by: dimension, limit: limit,
+            query: query)
     }
 }

@@ -183,33 +183,11 @@ enum DayCounting {
                 """, [.textArray(emptied.map(\.article)), .numberArray(emptied.map(\.day))])
         }
         let entries = counters.filter { $0.value.readers > 0 }.map { ($0.key, $0.value) }
-        guard !entries.isEmpty else { return }
-        try connection.execute(
-            """
-            INSERT INTO rp_article_days AS a (article, day, \(ArticleCounters.columns))
-            SELECT article, day, readers, unscrollable, events, engaged_ms, first_ms, last_ms,
-                progress_units::numeric, seen_units::numeric, progress_bins, seen_bins
-            FROM unnest($1::text[], $2::int4[], $3::int8[], $4::int8[], $5::int8[], $6::int8[], $7::int8[],
-                $8::int8[], $9::text[], $10::text[], $11::bytea[], $12::bytea[])
-                AS u (article, day, readers, unscrollable, events, engaged_ms, first_ms, last_ms,
-                    progress_units, seen_units, progress_bins, seen_bins)
-            ON CONFLICT (article, day) DO UPDATE SET readers = excluded.readers,
-                unscrollable = excluded.unscrollable, events = excluded.events,
-                engaged_ms = excluded.engaged_ms, first_ms = excluded.first_ms, last_ms = excluded.last_ms,
-                progress_units = excluded.progress_units, seen_units = excluded.seen_units,
-                progress_bins = excluded.progress_bins, seen_bins = excluded.seen_bins
-            """,
-            [
-                .textArray(entries.map(\.0.article)), .numberArray(entries.map(\.0.day)),
-                .numberArray(entries.map { Int64($0.1.readers) }),
-                .numberArray(entries.map { Int64($0.1.unscrollable) }),
-                .numberArray(entries.map(\.1.events)), .numberArray(entries.map(\.1.engagedMs)),
-                .numberArray(entries.map { $0.1.firstMs ?? .max }),
-                .numberArray(entries.map { $0.1.lastMs ?? .min }),
-                .textArray(entries.map { String($0.1.progressSum.totalUnits) }),
-                .textArray(entries.map { String($0.1.seenSum.totalUnits) }),
-                .bytesArray(entries.map { ArticleCounters.sparseBins($0.1.histograms?.progress) }),
-                .bytesArray(entries.map { ArticleCounters.sparseBins($0.1.histograms?.seenDepth) }),
-            ])
+        try ArticleCounters.upsert(
+            entries.map(\.1), into: "rp_article_days",
+            keys: [
+                .init(name: "article", type: "text", values: .textArray(entries.map(\.0.article))),
+                .init(name: "day", type: "int4", values: .numberArray(entries.map(\.0.day))),
+            ], sparse: true, on: connection)
     }
 }
