@@ -15,7 +15,7 @@ extension EmbeddedStore {
         case .failure(let error): completion(.failure(error))
         case .success(.fold):
             readQueue.async { [index] in
-                completion(Result { () throws(StoreError) in try index.now(plan) })
+                completion(Result { () throws(StoreError) in try index.folded(plan) })
             }
         }
     }

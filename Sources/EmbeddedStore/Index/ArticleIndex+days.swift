@@ -8,24 +8,13 @@ extension ArticleIndex {
     /// (up to ``CounterPolicy/dayHistogramMinimumReaderDays`` records) is answered by folding its
     /// listed records, exactly.
     func daySpan(_ days: DayRange) -> AnswerCascade.DaySpan? {
-        guard let dayCounters else { return nil }
-        let (first, count) = dayCounters.positions(in: days)
-        switch count {
-        case 0:
-            return .noDay
-        case 1:
-            let day = dayCounters.days[first!]
-            guard !day.counters.keepsHistograms else { return .oneDay(day.counters, records: nil) }
-            return .oneDay(
-                day.counters,
-                records: {
-                    var readers: [ReaderFigures] = []
-                    readers.reserveCapacity(day.records.count)
-                    day.records.forEachReference { readers.append(figures(ofRecord: $0)) }
-                    return readers
-                })
-        default:
-            return nil
+        dayCounters?.span(in: days) { day in
+            {
+                var readers: [ReaderFigures] = []
+                readers.reserveCapacity(day.records.count)
+                day.records.forEachReference { readers.append(figures(ofRecord: $0)) }
+                return readers
+            }
         }
     }
 
@@ -47,5 +36,26 @@ extension ArticleIndex {
     /// The figures of the record `reference` names.
     func figures(ofRecord reference: Int32) -> ReaderFigures {
         reference >= 0 ? firstDays.figures(at: Int(reference)) : otherDays.figures(at: Int(~reference))
+    }
+}
+
+extension DayCounters {
+    /// The range `days` as these counters see it (``AnswerCascade/DaySpan``); `nil` when it
+    /// holds records of several days. A day without histograms lists its records, which
+    /// `records` folds, when given.
+    func span(in days: DayRange, records: ((Day) -> () -> [ReaderFigures])? = nil) -> AnswerCascade.DaySpan? {
+        let (first, count) = positions(in: days)
+        switch count {
+        case 0:
+            return .noDay
+        case 1:
+            let day = self.days[first!]
+            guard !day.counters.keepsHistograms, let records else {
+                return .oneDay(day.counters, records: nil)
+            }
+            return .oneDay(day.counters, records: records(day))
+        default:
+            return nil
+        }
     }
 }

@@ -23,16 +23,24 @@ final class IndexReads: StoreReads {
         return (article, sources)
     }
 
+    /// `body` of `name`'s article (`nil` when it never had an event): on a snapshot where reads
+    /// fold, under the index's lock where they read counters alone — a snapshot copies every
+    /// buffer reference of the article, which costs more than such a read itself.
+    private func reading<Value>(_ name: String, _ body: (ArticleIndex) -> Value?) -> Value? {
+        guard mayFold else { return index.state.read { $0.article(named: name).flatMap(body) } }
+        return take(name).article.flatMap(body)
+    }
+
     private func match(_ segment: SegmentFilter) -> SegmentMatch {
         index.state.read { $0.match(segment) }
     }
 
     func counters(of article: String) -> ArticleCounters? {
-        take(article).article?.counters
+        reading(article) { $0.counters }
     }
 
     func daySpan(of article: String, in days: DayRange) -> AnswerCascade.DaySpan? {
-        take(article).article?.daySpan(days)
+        reading(article) { mayFold ? $0.daySpan(days) : $0.dayCounters?.span(in: days) }
     }
 
     /// The device classes' counters (``DeviceCounters``), kept past
@@ -43,17 +51,18 @@ final class IndexReads: StoreReads {
         of name: String, by dimension: SegmentStatistics.Dimension, only: String?,
         metric: ArticleStatistics.Metric
     ) -> [(name: String, counters: ArticleCounters)]? {
-        guard dimension == .device, let article = take(name).article, let kept = article.deviceCounters else {
-            return nil
+        guard dimension == .device else { return nil }
+        return reading(name) { article -> [(name: String, counters: ArticleCounters)]? in
+            guard let kept = article.deviceCounters else { return nil }
+            let scan = mayFold ? { (device: DeviceClass) in article.timeSpan(of: device) } : nil
+            var found: [(name: String, counters: ArticleCounters)] = []
+            for device in DeviceClass.allCases where only.map({ $0 == device.rawValue }) ?? true {
+                guard kept.readers(of: device) > 0 else { continue }
+                guard let counters = kept.counters(of: device, scan: scan) else { return nil }
+                found.append((device.rawValue, counters))
+            }
+            return found
         }
-        let scan = mayFold ? { (device: DeviceClass) in article.timeSpan(of: device) } : nil
-        var found: [(name: String, counters: ArticleCounters)] = []
-        for device in DeviceClass.allCases where only.map({ $0 == device.rawValue }) ?? true {
-            guard kept.readers(of: device) > 0 else { continue }
-            guard let counters = kept.counters(of: device, scan: scan) else { return nil }
-            found.append((device.rawValue, counters))
-        }
-        return found
     }
 
     /// The index folds: folding a million readers takes milliseconds.
@@ -87,11 +96,11 @@ final class IndexReads: StoreReads {
     }
 
     func sectionMap(of article: String) -> [Section] {
-        take(article).article?.sections.map ?? []
+        reading(article) { $0.sections.map } ?? []
     }
 
     func attention(of article: String, in days: DayRange) -> [Int64] {
-        take(article).article?.sections.attention(in: days) ?? []
+        reading(article) { $0.sections.attention(in: days) } ?? []
     }
 
     func depthCounts(of name: String, in days: DayRange, segment: SegmentFilter, bounds: [Double])
@@ -127,8 +136,17 @@ extension MemoryIndex {
         try plan(IndexReads(self, mayFold: false))
     }
 
-    /// What ``Analytics`` answers of `plan`, folding on this thread if need be.
+    /// What ``Analytics`` answers of `plan`, folding on this thread if need be: at once when
+    /// the counters answer, as the store does.
     func now<Answer>(_ plan: (any StoreReads) throws(StoreError) -> Planned<Answer>) throws(StoreError)
+        -> Answer
+    {
+        if case .answered(let answer) = try quickly(plan) { return answer }
+        return try folded(plan)
+    }
+
+    /// What ``Analytics`` answers of `plan` with reads that fold.
+    func folded<Answer>(_ plan: (any StoreReads) throws(StoreError) -> Planned<Answer>) throws(StoreError)
         -> Answer
     {
         try plan(IndexReads(self, mayFold: true)).folded()

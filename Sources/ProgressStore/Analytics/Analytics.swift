@@ -54,32 +54,40 @@ package enum Analytics {
         let only = query.by == .device ? filter.device?.rawValue : filter.source
         if query.by == .device ? filter.source == nil : filter.device == nil,
             let kept = try reads.segmentCounters(
-                of: statistics.article, by: query.by, only: only, metric: statistics.metric)
+                of: statistics.article, by: query.by, only: only, metric: statistics.metric),
+            let counted = answering(statistics, from: kept)
         {
-            let counted = kept.map { part in
-                (
-                    name: part.name,
-                    counted: CountedReaders(
-                        part.counters, answering: statistics, spanned: part.counters.spans(statistics.days))
-                )
-            }
-            if counted.allSatisfy({ $0.counted != nil }) {
-                return .answered(
-                    SegmentStatistics.ranking(
-                        counted: counted.map { (name: $0.name, counted: $0.counted!) }, by: query.by,
-                        limit: query.limit))
-            }
+            return .answered(SegmentStatistics.ranking(counted: counted, by: query.by, limit: query.limit))
         }
         guard reads.mayFold else { return .fold }
         if counters.readers > CounterPolicy.histogramMinimumReaders,
             let counted = try reads.counted(statistics, by: query.by)
         {
-            return .answered(SegmentStatistics.ranking(counted: counted, by: query.by, limit: query.limit))
+            return .answered(
+                SegmentStatistics.ranking(
+                    counted: counted.map { (name: $0.name, part: $0.counted) }, by: query.by,
+                    limit: query.limit))
         }
         let groups = try reads.figures(
             of: statistics.article, in: statistics.days, segment: filter, by: query.by)
         return .answered(
             SegmentStatistics.compute(segments: groups, by: query.by, limit: query.limit, query: statistics))
+    }
+
+    /// Each segment's counters as `query` counts its readers, when every one answers it.
+    private static func answering(
+        _ query: StatisticsQuery, from kept: [(name: String, counters: ArticleCounters)]
+    ) -> [(name: String, part: CountedReaders)]? {
+        var counted: [(name: String, part: CountedReaders)] = []
+        counted.reserveCapacity(kept.count)
+        for segment in kept {
+            guard
+                let part = CountedReaders(
+                    segment.counters, answering: query, spanned: segment.counters.spans(query.days))
+            else { return nil }
+            counted.append((segment.name, part))
+        }
+        return counted
     }
 
     /// Where in the article its readers stop and spend their time (docs/api.md, "Sections and

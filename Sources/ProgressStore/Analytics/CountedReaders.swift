@@ -7,13 +7,25 @@
 public struct CountedReaders: Sendable, Equatable {
     package var counters: ArticleCounters
     package var metric: ArticleStatistics.Metric
-    package var completed: Int
+    /// Readers completed, counted by the store; or, where the counters answered, the bin from
+    /// which the histogram's readers count (``completed`` counts them only when asked).
+    private var completedCount: Int
+    private var completedFrom: Int?
+
+    /// The readers who completed at the query's threshold and engaged minimum.
+    package var completed: Int {
+        get { completedFrom.map { histogram.count(atOrAbove: $0) } ?? completedCount }
+        set {
+            completedCount = newValue
+            completedFrom = nil
+        }
+    }
 
     /// None yet.
     package init(metric: ArticleStatistics.Metric) {
         counters = ArticleCounters(keepsHistograms: true)
         self.metric = metric
-        completed = 0
+        completedCount = 0
     }
 
     /// The readers `counters` hold, as `query` counts them, when the counters answer it: `spanned`
@@ -24,9 +36,11 @@ public struct CountedReaders: Sendable, Equatable {
         guard spanned, query.minEngagedSeconds == 0, let edge = DepthHistogram.edge(of: query.threshold)
         else { return nil }
         self.counters = counters
-        if counters.histograms == nil { self.counters.histograms = DepthHistograms() }
+        // A segment that never had a reader has no histograms: empty ones answer for it.
+        if !counters.keepsHistograms { self.counters.histograms = DepthHistograms() }
         metric = query.metric
-        completed = self.counters.histograms![query.metric].count(atOrAbove: edge)
+        completedCount = 0
+        completedFrom = edge
     }
 
     /// The depths by ``metric`` in bins.
@@ -36,6 +50,7 @@ public struct CountedReaders: Sendable, Equatable {
 
     /// Adds `other`'s readers, as the segments past a limit go together.
     package mutating func add(_ other: CountedReaders) {
+        let completed = self.completed + other.completed
         counters.readers += other.counters.readers
         counters.unscrollable += other.counters.unscrollable
         counters.events += other.counters.events
@@ -43,12 +58,14 @@ public struct CountedReaders: Sendable, Equatable {
         counters.firstMs = [counters.firstMs, other.counters.firstMs].compactMap { $0 }.min()
         counters.lastMs = [counters.lastMs, other.counters.lastMs].compactMap { $0 }.max()
         add(bins: other.histogram.binCounts, units: other.depthSum.totalUnits, completedFrom: nil)
-        completed += other.completed
+        self.completed = completed
     }
 
     /// Adds readers of these depths: `bins` by ``metric``, their sum in ``DepthSum`` units; the
     /// ones in bins `completedFrom`… count as completed (`nil`: the caller counts them).
     package mutating func add(bins: [Int32], units: Int128, completedFrom edge: Int?) {
+        var completed = self.completed
+        if let edge { completed += bins[edge...].reduce(0) { $0 + Int($1) } }
         let held = histogram.binCounts
         let merged = (0..<DepthHistogram.binCount).map { held[$0] + bins[$0] }
         var histograms = counters.histograms ?? DepthHistograms()
@@ -60,7 +77,7 @@ public struct CountedReaders: Sendable, Equatable {
             counters.seenSum = DepthSum(units: counters.seenSum.totalUnits + units)
         }
         counters.histograms = histograms
-        if let edge { completed += bins[edge...].reduce(0) { $0 + Int($1) } }
+        self.completed = completed
     }
 
     /// The depth sum by ``metric``.
@@ -74,9 +91,10 @@ public struct CountedReaders: Sendable, Equatable {
         var answer = ArticleStatistics.fromCounters(
             readers: counters.readers, unscrollable: counters.unscrollable, events: counters.events,
             engagedMs: counters.engagedMs, firstMs: counters.firstMs, lastMs: counters.lastMs,
-            histogram: histogram, depthSum: depthSum, edge: 0)
-        answer.completed = completed
-        answer.rate = answer.counted > 0 ? Double(completed) / Double(answer.counted) : 0
+            histogram: histogram, depthSum: depthSum, edge: completedFrom ?? 0)
+        guard completedFrom == nil else { return answer }
+        answer.completed = completedCount
+        answer.rate = answer.counted > 0 ? Double(completedCount) / Double(answer.counted) : 0
         return answer
     }
 }

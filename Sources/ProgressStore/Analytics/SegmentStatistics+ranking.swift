@@ -8,24 +8,26 @@ extension SegmentStatistics {
         readers: (Part) -> Int, statistics: (Part) -> ArticleStatistics,
         merged: ([Part]) -> ArticleStatistics
     ) -> SegmentStatistics {
-        let ranked = parts.map { (name: $0.name, readers: readers($0.part), part: $0.part) }.sorted {
-            $0.readers != $1.readers
-                ? $0.readers > $1.readers : $0.name.utf8.lexicographicallyPrecedes($1.name.utf8)
+        // Positions are sorted rather than the parts, which may be large values.
+        let counts = parts.map { readers($0.part) }
+        let ranked = parts.indices.sorted {
+            counts[$0] != counts[$1]
+                ? counts[$0] > counts[$1] : parts[$0].name.utf8.lexicographicallyPrecedes(parts[$1].name.utf8)
         }
         let listed = dimension == .device ? ranked[...] : ranked.prefix(limit)
         let rest = ranked.dropFirst(listed.count)
         return SegmentStatistics(
-            segments: listed.map { Segment(name: $0.name, statistics: statistics($0.part)) },
+            segments: listed.map { Segment(name: parts[$0].name, statistics: statistics(parts[$0].part)) },
             other: rest.isEmpty
-                ? nil : Segment(name: ReaderSource.other, statistics: merged(rest.map(\.part))))
+                ? nil : Segment(name: ReaderSource.other, statistics: merged(rest.map { parts[$0].part })))
     }
 
     /// The segments of `parts`, counted by a store (``CountedReaders``), ranked.
     package static func ranking(
-        counted parts: [(name: String, counted: CountedReaders)], by dimension: Dimension, limit: Int
+        counted parts: [(name: String, part: CountedReaders)], by dimension: Dimension, limit: Int
     ) -> SegmentStatistics {
         ranking(
-            parts.map { (name: $0.name, part: $0.counted) }, by: dimension, limit: limit,
+            parts, by: dimension, limit: limit,
             readers: { (part: CountedReaders) in part.counters.readers },
             statistics: { (part: CountedReaders) in part.statistics },
             merged: { (rest: [CountedReaders]) in
