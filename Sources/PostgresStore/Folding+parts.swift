@@ -3,20 +3,8 @@ import ProgressStore
 /// Section maps and attention (docs/api.md, "Sections and attention") folded from the log
 /// into `rp_sections` and `rp_attention`, in the fold's transaction.
 extension Folding {
-    /// An article, by its bytes, and a day.
-    struct AttentionKey: Hashable {
-        var article: String
-        var day: Int32
-
-        static func == (a: AttentionKey, b: AttentionKey) -> Bool {
-            a.day == b.day && bytesEqual(a.article, b.article)
-        }
-
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(bytesOf: article)
-            hasher.combine(day)
-        }
-    }
+    /// An article, by its bytes, and a day: as the counters by day key them.
+    typealias AttentionKey = DayCounting.Key
 
     /// What one fold batch carries besides the readers' figures: per article the map of its
     /// latest event by time (the last such in arrival order on a tie), and the attention
