@@ -8,7 +8,7 @@ import ProgressStore
 /// than ``PostgresStore/Options/dayCountersFrom`` readers; folding, erasure and retention keep
 /// them up to date from then on (a day's histograms sparse, as `rp_article_segments` keeps them).
 enum DayCounting {
-    /// An article, by its bytes (SPEC §2), and a day.
+    /// An article, by its bytes (docs/api.md, "Fields"), and a day.
     struct Key: Hashable {
         var article: String
         var day: Int32

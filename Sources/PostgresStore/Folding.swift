@@ -5,7 +5,7 @@ import ProgressStore
 /// `rp_attention`, then out of the log — in one transaction that holds `rp_fold`'s row, so that
 /// folds, erasures and retention happen one at a time, in order, whichever node runs them.
 enum Folding {
-    /// A reader-day. Its ids compare by their bytes, as every key of the fold does (SPEC §2):
+    /// A reader-day. Its ids compare by their bytes, as every key of the fold does (docs/api.md, "Fields"):
     /// `String`'s `==` would take two canonically equivalent ids for one.
     struct DayKey: Hashable {
         var article: String

@@ -18,7 +18,7 @@ extension Segmenting {
         }
     }
 
-    /// An article, by its bytes (SPEC §2), and one of its segments.
+    /// An article, by its bytes (docs/api.md, "Fields"), and one of its segments.
     struct CounterKey: Hashable {
         var article: String
         var axis: Axis

@@ -7,8 +7,13 @@ import ProgressStore
 extension Segmenting {
     /// The resolved device class of `table`'s reader-day by name, in SQL.
     static func deviceName(_ table: String) -> String {
-        let names = DeviceClass.allCases.sorted { code($0) < code($1) }.map { "'\($0.rawValue)'" }
-        return "(ARRAY[\(names.joined(separator: ", "))])[\(device(table)) + 1]"
+        deviceName(ofCode: device(table))
+    }
+
+    /// The name of the device class whose code is the SQL `code`, in SQL.
+    static func deviceName(ofCode code: String) -> String {
+        let names = DeviceClass.allCases.sorted { self.code($0) < self.code($1) }.map { "'\($0.rawValue)'" }
+        return "(ARRAY[\(names.joined(separator: ", "))])[\(code) + 1]"
     }
 
     /// A reader-day's segment along `dimension` as SQL names it: a device class by name, a
@@ -89,7 +94,7 @@ extension Segmenting {
         }
         let name =
             dimension == .device
-            ? "(ARRAY[\(DeviceClass.allCases.sorted { code($0) < code($1) }.map { "'\($0.rawValue)'" }.joined(separator: ", "))])[a.segment + 1]"
+            ? deviceName(ofCode: "a.segment")
             : "(SELECT s.source FROM rp_sources AS s WHERE s.id = a.segment)"
         let rows = try connection.execute(
             """

@@ -19,7 +19,7 @@ public struct SegmentFilter: Sendable, Hashable {
 
     public var isAll: Bool { device == nil && source == nil }
 
-    /// Whether a reader-day of `segment` counts: its source the filter's bytes (SPEC §2).
+    /// Whether a reader-day of `segment` counts: its source the filter's bytes (docs/api.md, "Fields").
     public func admits(_ segment: ReaderSegment) -> Bool {
         (device.map { $0 == segment.device } ?? true)
             && (source.map { bytesEqual($0, segment.source) } ?? true)

@@ -6,7 +6,7 @@ import Testing
 @testable import PostgresStore
 
 /// Ids whose bytes differ are different ids in every store, even where Unicode calls them
-/// canonically equivalent (SPEC §2): articles, readers, event ids and sources stay apart through
+/// canonically equivalent (docs/api.md, "Fields"): articles, readers, event ids and sources stay apart through
 /// appends in one batch or in many, erasure, the listing, segments, sections, the counters of
 /// large articles and of days, and two PostgreSQL nodes on one database. Swift's `==` takes such
 /// strings for one, so every check of an id here is on its bytes.

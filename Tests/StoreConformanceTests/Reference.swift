@@ -74,7 +74,7 @@ func bytesBefore(_ a: String, _ b: String) -> Bool {
     a.utf8.lexicographicallyPrecedes(b.utf8)
 }
 
-/// Whether `a` and `b` are one id: the same bytes (SPEC §2), where `==` takes two canonically
+/// Whether `a` and `b` are one id: the same bytes (docs/api.md, "Fields"), where `==` takes two canonically
 /// equivalent strings for one.
 func sameBytes(_ a: String, _ b: String) -> Bool {
     a.utf8.elementsEqual(b.utf8)

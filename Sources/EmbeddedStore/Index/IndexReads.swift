@@ -171,9 +171,4 @@ extension MemoryIndex {
     func segmentsNow(_ query: SegmentsQuery) throws(StoreError) -> SegmentStatistics? {
         try now { (reads) throws(StoreError) in try Analytics.segments(query, from: reads) }
     }
-
-    /// The sections of `query`, folding on this thread if need be.
-    func sectionsNow(_ query: StatisticsQuery) throws(StoreError) -> SectionStatistics? {
-        try now { (reads) throws(StoreError) in try Analytics.sections(query, from: reads) }
-    }
 }

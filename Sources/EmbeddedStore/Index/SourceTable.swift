@@ -5,7 +5,7 @@ import ProgressStore
 /// client or not, then the others in the order they came. At most ``bound`` beyond those two;
 /// a new source past it counts as `(other)`. Sources are kept for the store's life (a checkpoint
 /// saves the table): they are hosts and campaign names, not ids of anyone. Names are told apart
-/// by their bytes, as every id is (SPEC §2).
+/// by their bytes, as every id is (docs/api.md, "Fields").
 struct SourceTable: Sendable {
     static let direct: UInt16 = 0
     static let other: UInt16 = 1

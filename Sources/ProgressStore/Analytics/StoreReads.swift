@@ -72,11 +72,6 @@ public enum Planned<Answer> {
     case answered(Answer)
     case fold
 
-    /// The answer, when reached.
-    public var answer: Answer? {
-        if case .answered(let answer) = self { answer } else { nil }
-    }
-
     /// The answer of a plan whose reads allowed folding, which always answers.
     public func folded() throws(StoreError) -> Answer {
         guard case .answered(let answer) = self else {
