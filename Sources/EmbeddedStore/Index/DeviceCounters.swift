@@ -102,6 +102,20 @@ struct DeviceCounters: Sendable {
         return counters
     }
 
+    /// The counters of each class with readers — of the one named `only`, when given — by
+    /// class name; `nil` when a class's times need `scan` and there is none.
+    func kept(
+        only: String?, scan: ((DeviceClass) -> (first: Int64?, last: Int64?))?
+    ) -> [(name: String, counters: ArticleCounters)]? {
+        var found: [(name: String, counters: ArticleCounters)] = []
+        for device in DeviceClass.allCases where only.map({ $0 == device.rawValue }) ?? true {
+            guard readers(of: device) > 0 else { continue }
+            guard let counters = counters(of: device, scan: scan) else { return nil }
+            found.append((device.rawValue, counters))
+        }
+        return found
+    }
+
     /// Bytes held: the histograms' bins.
     var footprint: Int { classes.filter { $0.histograms != nil }.count * 2 * DepthHistogram.binCount * 12 }
 }

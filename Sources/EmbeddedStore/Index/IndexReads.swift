@@ -26,9 +26,10 @@ final class IndexReads: StoreReads {
     /// `body` of `name`'s article (`nil` when it never had an event): on a snapshot where reads
     /// fold, under the index's lock where they read counters alone — a snapshot copies every
     /// buffer reference of the article, which costs more than such a read itself.
-    private func reading<Value>(_ name: String, _ body: (ArticleIndex) -> Value?) -> Value? {
-        guard mayFold else { return index.state.read { $0.article(named: name).flatMap(body) } }
-        return take(name).article.flatMap(body)
+    private func reading<Value>(_ name: String, _ body: (UnsafePointer<ArticleIndex>) -> Value?) -> Value? {
+        guard mayFold else { return index.state.peek { IndexState.inPlace($0, name, body) } }
+        guard let article = take(name).article else { return nil }
+        return withUnsafePointer(to: article) { body($0) }
     }
 
     private func match(_ segment: SegmentFilter) -> SegmentMatch {
@@ -36,32 +37,24 @@ final class IndexReads: StoreReads {
     }
 
     func counters(of article: String) -> ArticleCounters? {
-        reading(article) { $0.counters }
+        reading(article) { $0.pointee.counters }
     }
 
     func daySpan(of article: String, in days: DayRange) -> AnswerCascade.DaySpan? {
-        reading(article) { mayFold ? $0.daySpan(days) : $0.dayCounters?.span(in: days) }
+        reading(article) { mayFold ? $0.pointee.daySpan(days) : $0.pointee.dayCounters?.span(in: days) }
     }
 
-    /// The device classes' counters (``DeviceCounters``), kept past
-    /// ``CounterPolicy/segmentCountersFrom`` readers; the index keeps none by source. A class
-    /// whose earliest and latest times may have gone with an erased day has them found by a
-    /// scan of the records, which only folding reads allow.
+    /// The device classes' counters (``DeviceCounters``), kept
+    /// past ``CounterPolicy/segmentCountersFrom`` readers; the index keeps none by source. Only
+    /// folding reads allow the scan that a class's times may need.
     func segmentCounters(
         of name: String, by dimension: SegmentStatistics.Dimension, only: String?,
         metric: ArticleStatistics.Metric
     ) -> [(name: String, counters: ArticleCounters)]? {
         guard dimension == .device else { return nil }
-        return reading(name) { article -> [(name: String, counters: ArticleCounters)]? in
-            guard let kept = article.deviceCounters else { return nil }
-            let scan = mayFold ? { (device: DeviceClass) in article.timeSpan(of: device) } : nil
-            var found: [(name: String, counters: ArticleCounters)] = []
-            for device in DeviceClass.allCases where only.map({ $0 == device.rawValue }) ?? true {
-                guard kept.readers(of: device) > 0 else { continue }
-                guard let counters = kept.counters(of: device, scan: scan) else { return nil }
-                found.append((device.rawValue, counters))
-            }
-            return found
+        return reading(name) { article in
+            article.pointee.deviceCounters?.kept(
+                only: only, scan: mayFold ? { article.pointee.timeSpan(of: $0) } : nil)
         }
     }
 
@@ -96,11 +89,11 @@ final class IndexReads: StoreReads {
     }
 
     func sectionMap(of article: String) -> [Section] {
-        reading(article) { $0.sections.map } ?? []
+        reading(article) { $0.pointee.sections.map } ?? []
     }
 
     func attention(of article: String, in days: DayRange) -> [Int64] {
-        reading(article) { $0.sections.attention(in: days) } ?? []
+        reading(article) { $0.pointee.sections.attention(in: days) } ?? []
     }
 
     func depthCounts(of name: String, in days: DayRange, segment: SegmentFilter, bounds: [Double])

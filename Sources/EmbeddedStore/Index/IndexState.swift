@@ -43,8 +43,20 @@ struct IndexState {
         slots[ExactKey(name)].map { articles[Int($0)] }
     }
 
-    /// The version of the article `name`, read in place: copying the article out (as
-    /// ``article(named:)`` does) retains every buffer it holds.
+    /// `body` of the article `name` where it lies in `state` (`nil` when it never had an event):
+    /// copying the article out, as ``article(named:)`` does, retains every buffer it holds,
+    /// which costs more than a read of its counters; so does a call of one of its methods that
+    /// the compiler cannot see through. `body` reads the parts it needs through the pointer.
+    static func inPlace<Value>(
+        _ state: UnsafePointer<IndexState>, _ name: String, _ body: (UnsafePointer<ArticleIndex>) -> Value?
+    ) -> Value? {
+        guard let slot = state.pointee.slots[ExactKey(name)] else { return nil }
+        return state.pointee.articles.withUnsafeBufferPointer {
+            body($0.baseAddress.unsafelyUnwrapped + Int(slot))
+        }
+    }
+
+    /// The version of the article `name`.
     func version(of name: String) -> UInt64? {
         slots[ExactKey(name)].map { articles[Int($0)].version }
     }

@@ -12,12 +12,16 @@ import ProgressStore
 /// fold a large article over a date range takes long enough that the others should not wait
 /// for it. On glibc the lock prefers the writer, so a steady stream of reads cannot starve
 /// the thread that applies commits.
+///
+/// The value lives at an address of its own, so that `body` borrows it in place: a stored
+/// property passed to a closure is copied, retaining every buffer the value holds.
 final class ReadWriteLocked<Value>: @unchecked Sendable {
     private let lock: UnsafeMutablePointer<pthread_rwlock_t>
-    private var value: Value
+    private let value: UnsafeMutablePointer<Value>
 
     init(_ value: Value) {
-        self.value = value
+        self.value = .allocate(capacity: 1)
+        self.value.initialize(to: value)
         lock = .allocate(capacity: 1)
         lock.initialize(to: pthread_rwlock_t())
         var attributes = pthread_rwlockattr_t()
@@ -34,6 +38,8 @@ final class ReadWriteLocked<Value>: @unchecked Sendable {
         pthread_rwlock_destroy(lock)
         lock.deinitialize(count: 1)
         lock.deallocate()
+        value.deinitialize(count: 1)
+        value.deallocate()
     }
 
     /// Runs `body` with shared access; other readers may run at the same time.
@@ -41,13 +47,21 @@ final class ReadWriteLocked<Value>: @unchecked Sendable {
     {
         pthread_rwlock_rdlock(lock)
         defer { pthread_rwlock_unlock(lock) }
-        return try body(value)
+        return try body(value.pointee)
+    }
+
+    /// Runs `body` with shared access to the value where it lies, for reads of a few of its
+    /// parts that must not copy the whole.
+    func peek<Result>(_ body: (UnsafePointer<Value>) -> Result) -> Result {
+        pthread_rwlock_rdlock(lock)
+        defer { pthread_rwlock_unlock(lock) }
+        return body(value)
     }
 
     /// Runs `body` with exclusive access.
     func write<Result, Failure>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_rwlock_wrlock(lock)
         defer { pthread_rwlock_unlock(lock) }
-        return try body(&value)
+        return try body(&value.pointee)
     }
 }
