@@ -11,6 +11,20 @@ package enum Analytics {
     package static func statistics(_ query: StatisticsQuery, from reads: any StoreReads)
         throws(StoreError) -> Planned<ArticleStatistics?>
     {
+        // A segment's counters first: an article that keeps them has had an event.
+        if let (dimension, name) = query.segment.along,
+            var kept = try reads.segmentCounters(
+                of: query.article, by: dimension, only: name, metric: query.metric)
+        {
+            // Moved out, not copied: a copy retains every histogram's buffers.
+            let held =
+                kept.firstIndex { bytesEqual($0.name, name) }.map { kept.remove(at: $0).counters }
+                ?? ArticleCounters(keepsHistograms: true)
+            let spanned = held.spans(query.days)
+            if let counted = CountedReaders(held, answering: query, spanned: spanned) {
+                return .answered(counted.statistics)
+            }
+        }
         guard let counters = try reads.counters(of: query.article) else { return .answered(nil) }
         if query.segment.isAll {
             let answer = try AnswerCascade.statistics(
@@ -21,16 +35,6 @@ package enum Analytics {
                         try reads.figures(of: query.article, in: query.days, segment: .all)
                     } : nil)
             return answer.map { .answered($0) } ?? .fold
-        }
-        if let (dimension, name) = query.segment.along,
-            let kept = try reads.segmentCounters(
-                of: query.article, by: dimension, only: name, metric: query.metric)
-        {
-            let held =
-                kept.first { bytesEqual($0.name, name) }?.counters ?? ArticleCounters(keepsHistograms: true)
-            if let counted = CountedReaders(held, answering: query, spanned: held.spans(query.days)) {
-                return .answered(counted.statistics)
-            }
         }
         guard reads.mayFold else { return .fold }
         if counters.readers > CounterPolicy.histogramMinimumReaders,
@@ -75,17 +79,16 @@ package enum Analytics {
     }
 
     /// Each segment's counters as `query` counts its readers, when every one answers it.
+    /// The segments are moved out of `kept`, not copied: a copy retains every histogram's buffers.
     private static func answering(
-        _ query: StatisticsQuery, from kept: [(name: String, counters: ArticleCounters)]
+        _ query: StatisticsQuery, from kept: consuming [(name: String, counters: ArticleCounters)]
     ) -> [(name: String, part: CountedReaders)]? {
         var counted: [(name: String, part: CountedReaders)] = []
         counted.reserveCapacity(kept.count)
-        for segment in kept {
-            guard
-                let part = CountedReaders(
-                    segment.counters, answering: query, spanned: segment.counters.spans(query.days))
-            else { return nil }
-            counted.append((segment.name, part))
+        while let (name, counters) = kept.popLast() {
+            let spanned = counters.spans(query.days)
+            guard let part = CountedReaders(counters, answering: query, spanned: spanned) else { return nil }
+            counted.append((name, part))
         }
         return counted
     }

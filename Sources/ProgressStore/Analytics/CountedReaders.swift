@@ -32,7 +32,7 @@ public struct CountedReaders: Sendable, Equatable {
     /// (the range holds every day of theirs), no engaged minimum and a threshold on a bin's edge.
     /// At any number of readers: a segment's histograms are kept from its first reader. `nil`
     /// when the readers must be counted one by one.
-    package init?(_ counters: ArticleCounters, answering query: StatisticsQuery, spanned: Bool) {
+    package init?(_ counters: consuming ArticleCounters, answering query: StatisticsQuery, spanned: Bool) {
         guard spanned, query.minEngagedSeconds == 0, let edge = DepthHistogram.edge(of: query.threshold)
         else { return nil }
         self.counters = counters

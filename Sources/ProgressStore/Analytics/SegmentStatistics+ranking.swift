@@ -1,25 +1,23 @@
 extension SegmentStatistics {
-    /// `parts` — each segment's name and its readers, listed or counted — as an answer has
-    /// them: most readers first, then by name in byte order; by device every segment, by source
-    /// at most `limit`, the rest as one segment named ``ReaderSource/other`` that `merged`
-    /// makes of their parts. The one ranking of every store and every way of counting.
-    package static func ranking<Part>(
-        _ parts: [(name: String, part: Part)], by dimension: Dimension, limit: Int,
-        readers: (Part) -> Int, statistics: (Part) -> ArticleStatistics,
-        merged: ([Part]) -> ArticleStatistics
+    /// The segments named `names`, with `readers` readers each, as an answer has them: most
+    /// readers first, then by name in byte order; by device every segment, by source at most
+    /// `limit`, the rest as one segment named ``ReaderSource/other``. `statistics` answers for
+    /// the segment at a position, `merged` for the segments at several together. The one ranking
+    /// of every store and every way of counting; it sorts positions, not the segments' parts,
+    /// which may be large values.
+    package static func ranking(
+        names: [String], readers: [Int], by dimension: Dimension, limit: Int,
+        statistics: (Int) -> ArticleStatistics, merged: ([Int]) -> ArticleStatistics
     ) -> SegmentStatistics {
-        // Positions are sorted rather than the parts, which may be large values.
-        let counts = parts.map { readers($0.part) }
-        let ranked = parts.indices.sorted {
-            counts[$0] != counts[$1]
-                ? counts[$0] > counts[$1] : parts[$0].name.utf8.lexicographicallyPrecedes(parts[$1].name.utf8)
+        let ranked = names.indices.sorted {
+            readers[$0] != readers[$1]
+                ? readers[$0] > readers[$1] : names[$0].utf8.lexicographicallyPrecedes(names[$1].utf8)
         }
         let listed = dimension == .device ? ranked[...] : ranked.prefix(limit)
         let rest = ranked.dropFirst(listed.count)
         return SegmentStatistics(
-            segments: listed.map { Segment(name: parts[$0].name, statistics: statistics(parts[$0].part)) },
-            other: rest.isEmpty
-                ? nil : Segment(name: ReaderSource.other, statistics: merged(rest.map { parts[$0].part })))
+            segments: listed.map { Segment(name: names[$0], statistics: statistics($0)) },
+            other: rest.isEmpty ? nil : Segment(name: ReaderSource.other, statistics: merged(Array(rest))))
     }
 
     /// The segments of `parts`, counted by a store (``CountedReaders``), ranked.
@@ -27,12 +25,12 @@ extension SegmentStatistics {
         counted parts: [(name: String, part: CountedReaders)], by dimension: Dimension, limit: Int
     ) -> SegmentStatistics {
         ranking(
-            parts, by: dimension, limit: limit,
-            readers: { (part: CountedReaders) in part.counters.readers },
-            statistics: { (part: CountedReaders) in part.statistics },
-            merged: { (rest: [CountedReaders]) in
-                var other = CountedReaders(metric: rest[0].metric)
-                for part in rest { other.add(part) }
+            names: parts.map { $0.name }, readers: parts.map { $0.part.counters.readers }, by: dimension,
+            limit: limit,
+            statistics: { parts[$0].part.statistics },
+            merged: { rest in
+                var other = CountedReaders(metric: parts[rest[0]].part.metric)
+                for position in rest { other.add(parts[position].part) }
                 return other.statistics
             })
     }
@@ -44,11 +42,10 @@ extension SegmentStatistics {
         query: StatisticsQuery
     ) -> SegmentStatistics {
         ranking(
-            segments.map { (name: $0.name, part: $0.figures) }, by: dimension, limit: limit,
-            readers: { (part: [ReaderFigures]) in part.count },
-            statistics: { (part: [ReaderFigures]) in ArticleStatistics.compute(readers: part, query: query) },
-            merged: { (rest: [[ReaderFigures]]) in
-                ArticleStatistics.compute(readers: Array(rest.joined()), query: query)
+            names: segments.map(\.name), readers: segments.map(\.figures.count), by: dimension, limit: limit,
+            statistics: { ArticleStatistics.compute(readers: segments[$0].figures, query: query) },
+            merged: { rest in
+                ArticleStatistics.compute(readers: rest.flatMap { segments[$0].figures }, query: query)
             })
     }
 }
