@@ -73,7 +73,8 @@ let package = Package(
             name: "TestSupport", dependencies: ["ProgressStore"], path: "Tests/TestSupport",
             swiftSettings: strict),
         .testTarget(name: "ProgressCoreTests", dependencies: ["ProgressCore"], swiftSettings: strict),
-        .testTarget(name: "ProgressStoreTests", dependencies: ["ProgressStore"], swiftSettings: strict),
+        .testTarget(
+            name: "ProgressStoreTests", dependencies: ["ProgressStore", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "EmbeddedStoreTests", dependencies: ["EmbeddedStore", "ProgressStore", "TestSupport"],
             swiftSettings: strict),

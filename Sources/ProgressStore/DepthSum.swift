@@ -39,7 +39,24 @@ package struct DepthSum: Sendable, Equatable {
 
     /// The sum divided by `count`; 0 when `count` is 0.
     package func mean(over count: Int) -> Double {
-        count > 0 ? Double(units) / Self.scale / Double(count) : 0
+        count > 0 ? total / Self.scale / Double(count) : 0
+    }
+
+    /// `units` as a `Double`, rounded as `Double(units)` rounds them: the conversion from
+    /// `Int128` is generic code, slower than the answer it is part of. The top 64 bits with
+    /// a bit set when any below them is (round to odd) round to 53 alike.
+    private var total: Double {
+        let magnitude = units.magnitude
+        let high = UInt64(truncatingIfNeeded: magnitude >> 64)
+        let low = UInt64(truncatingIfNeeded: magnitude)
+        var value = Double(low)
+        if high != 0 {
+            let dropped = 64 - high.leadingZeroBitCount
+            let top = dropped == 64 ? high : high << (64 - dropped) | low >> dropped
+            let rest = dropped == 64 ? low : low << (64 - dropped)
+            value = Double(top | (rest == 0 ? 0 : 1)) * Double(sign: .plus, exponent: dropped, significand: 1)
+        }
+        return units < 0 ? -value : value
     }
 
 }
