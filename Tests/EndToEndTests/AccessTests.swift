@@ -148,7 +148,8 @@ struct CORSTests {
                     ("Access-Control-Request-Headers", ""),
                 ], body: [])
             #expect(headers.status == 204, "\(route)")
-            #expect(headers.header("Access-Control-Allow-Headers")?.contains("Content-Type") == true, "\(route)")
+            #expect(
+                headers.header("Access-Control-Allow-Headers")?.contains("Content-Type") == true, "\(route)")
         }
         let get = try Connection(port: server.port).exchange(
             method: "GET", target: "/v1/articles", headers: [("Origin", "")], body: [])

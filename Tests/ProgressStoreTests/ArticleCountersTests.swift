@@ -166,7 +166,8 @@ struct ArticleCountersTests {
         #expect(row.completionRate == Double(completed) / Double(counted.count))
         #expect(abs(row.meanDepth - progress / Double(counted.count)) < 1e-12)
         // No histograms, or a threshold between bins: the readers must be tallied.
-        #expect(ArticleCounters().listingTally(in: .allTime, threshold: threshold) != nil)  // nothing to tally
+        // Nothing to tally.
+        #expect(ArticleCounters().listingTally(in: .allTime, threshold: threshold) != nil)
         counters.histograms = nil
         #expect(counters.listingTally(in: .allTime, threshold: threshold) == nil)
     }
